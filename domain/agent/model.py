@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Protocol
 
 
@@ -19,7 +19,7 @@ class LanguageModel(Protocol):
         ...
 
 
-class FailureKind(str, Enum):
+class FailureKind(StrEnum):
     UNREACHABLE = "unreachable"
     TIMEOUT = "timeout"
     RATE_LIMITED = "rate_limited"

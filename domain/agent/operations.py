@@ -1,0 +1,220 @@
+"""The operation log: where previews wait for a member's confirmation.
+
+A write tool proposes an operation (stored pending, with its arguments and preview), and
+confirms it later inside `log.confirming(...)`. The log decides, atomically, which single
+confirmation writes: the winner applies the aggregate's change and records the receipt in
+the same unit of work; every other confirmation gets the earlier receipt. A SQL log makes that
+block one database transaction shared with the repositories.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import secrets
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any, Protocol
+
+from domain.agent.clock import Clock, utc_now
+from domain.agent.receipts import ToolReceipt
+from domain.errors import OperationClosed, OperationConflict, UnknownOperation
+from domain.text import fold
+
+DEFAULT_TTL = timedelta(hours=48)
+KEY_BYTES = 12  # 16 url-safe characters: unguessable, and short enough for callback data
+
+
+class OperationStatus(StrEnum):
+    PENDING = "pending"
+    CONFIRMED = "confirmed"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+@dataclass(frozen=True)
+class Operation:
+    operation_id: str
+    tool: str
+    arguments: dict[str, Any]
+    fingerprint: str
+    preview: dict[str, Any]
+    status: OperationStatus
+    created_at: datetime
+    key: str = ""
+    receipt: ToolReceipt | None = None
+    decided_by: str | None = None
+    decided_at: datetime | None = None
+    message_id: int | None = None
+
+    def expired(self, now: datetime, ttl: timedelta) -> bool:
+        return self.status is OperationStatus.PENDING and now - self.created_at > ttl
+
+
+def fingerprint(arguments: Mapping[str, Any]) -> str:
+    """Arguments that mean the same thing hash alike: names folded, amounts normalized."""
+
+    def canonical(value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {str(k): canonical(v) for k, v in sorted(value.items())}
+        if isinstance(value, list | tuple):
+            return [canonical(v) for v in value]
+        if isinstance(value, bool) or value is None:
+            return value
+        if isinstance(value, Decimal | int):
+            return f"{Decimal(value).normalize():f}"
+        if isinstance(value, date | datetime):
+            return value.isoformat()
+        return fold(str(value))
+
+    text = json.dumps(canonical(arguments), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(KEY_BYTES)
+
+
+class Confirmation:
+    """Handed to the confirming tool: `earlier` is set when another confirmation already won."""
+
+    def __init__(self, earlier: ToolReceipt | None) -> None:
+        self.earlier = earlier
+        self.receipt: ToolReceipt | None = None
+
+    def record(self, receipt: ToolReceipt) -> None:
+        self.receipt = receipt
+
+
+class OperationLog(Protocol):
+    async def get(self, operation_id: str) -> Operation | None:
+        ...
+
+    async def get_by_key(self, key: str) -> Operation | None:
+        """The operation a button's key names, in this log's scope only."""
+        ...
+
+    async def propose(self, operation: Operation) -> Operation:
+        """Stores a pending operation, replacing a pending one with the same id; a fresh key each time.
+
+        Raises OperationConflict if the id is already confirmed, OperationClosed if it was
+        cancelled or has expired.
+        """
+        ...
+
+    def confirming(
+        self, operation_id: str, fingerprint: str, *, confirmed_by: str | None = None
+    ) -> Any:
+        """An async context manager yielding a Confirmation.
+
+        On entry, the pending operation becomes confirmed if, and only if, it is still pending
+        (exactly one caller wins); a loser gets `earlier`. The winner applies its change and calls
+        `record(receipt)`; on a clean exit the receipt is stored, and on an exception the operation
+        goes back to pending with nothing written.
+        """
+        ...
+
+    async def cancel(self, operation_id: str, *, cancelled_by: str | None = None) -> Operation:
+        """Closes a pending operation for good; cancelling a cancelled one changes nothing.
+
+        Raises OperationConflict-like errors for a confirmed one (UnknownOperation if absent).
+        """
+        ...
+
+    async def attach_message(self, operation_id: str, message_id: int) -> None:
+        """Remembers the chat message that shows the operation's preview."""
+        ...
+
+
+class InMemoryOperationLog:
+    """The default log: one process, one lock. Good for tests, the eval and a single console."""
+
+    def __init__(self, *, clock: Clock = utc_now, ttl: timedelta = DEFAULT_TTL) -> None:
+        self._clock = clock
+        self._ttl = ttl
+        self._operations: dict[str, Operation] = {}
+        self._lock = asyncio.Lock()
+
+    async def get(self, operation_id: str) -> Operation | None:
+        return self._operations.get(operation_id)
+
+    async def get_by_key(self, key: str) -> Operation | None:
+        return next((op for op in self._operations.values() if op.key == key), None)
+
+    async def propose(self, operation: Operation) -> Operation:
+        async with self._lock:
+            existing = self._operations.get(operation.operation_id)
+            if existing is not None:
+                check_can_propose(existing, operation.fingerprint)
+            stored = replace(operation, status=OperationStatus.PENDING, key=new_key(),
+                             created_at=self._clock())
+            self._operations[operation.operation_id] = stored
+            return stored
+
+    @asynccontextmanager
+    async def confirming(
+        self, operation_id: str, fingerprint: str, *, confirmed_by: str | None = None
+    ) -> AsyncIterator[Confirmation]:
+        async with self._lock:
+            operation = self._operations.get(operation_id)
+            if operation is None:
+                raise UnknownOperation(operation_id)
+            now = self._clock()
+            if operation.expired(now, self._ttl):
+                self._operations[operation_id] = replace(
+                    operation, status=OperationStatus.EXPIRED, decided_at=now)
+                raise OperationClosed(operation_id, OperationStatus.EXPIRED)
+            earlier = receipt_of_decided(operation, fingerprint)
+            confirmation = Confirmation(earlier)
+            yield confirmation
+            if earlier is None:
+                if confirmation.receipt is None:
+                    raise RuntimeError("a winning confirmation must record its receipt")
+                self._operations[operation_id] = replace(
+                    operation, status=OperationStatus.CONFIRMED, receipt=confirmation.receipt,
+                    decided_by=confirmed_by, decided_at=now)
+
+    async def cancel(self, operation_id: str, *, cancelled_by: str | None = None) -> Operation:
+        async with self._lock:
+            operation = self._operations.get(operation_id)
+            if operation is None:
+                raise UnknownOperation(operation_id)
+            if operation.status is OperationStatus.PENDING:
+                operation = replace(operation, status=OperationStatus.CANCELLED,
+                                    decided_by=cancelled_by, decided_at=self._clock())
+                self._operations[operation_id] = operation
+            return operation
+
+    async def attach_message(self, operation_id: str, message_id: int) -> None:
+        async with self._lock:
+            operation = self._operations.get(operation_id)
+            if operation is not None:
+                self._operations[operation_id] = replace(operation, message_id=message_id)
+
+
+def check_can_propose(existing: Operation, new_fingerprint: str) -> None:
+    """A pending operation may be replaced by a new preview; a decided one never."""
+    if existing.status is OperationStatus.CONFIRMED:
+        raise OperationConflict(existing.operation_id)
+    if existing.status in (OperationStatus.CANCELLED, OperationStatus.EXPIRED):
+        raise OperationClosed(existing.operation_id, existing.status)
+
+
+def receipt_of_decided(operation: Operation, fingerprint: str) -> ToolReceipt | None:
+    """None when `operation` is pending with these arguments and may be confirmed now;
+    the earlier receipt when it is already confirmed with them; an error otherwise."""
+    if operation.status is OperationStatus.CONFIRMED:
+        if operation.fingerprint != fingerprint:
+            raise OperationConflict(operation.operation_id)
+        assert operation.receipt is not None
+        return operation.receipt.repeated()
+    if operation.status is not OperationStatus.PENDING:
+        raise OperationClosed(operation.operation_id, operation.status)
+    if operation.fingerprint != fingerprint:
+        raise OperationConflict(operation.operation_id)
+    return None

@@ -1,0 +1,266 @@
+"""The shape every agent tool shares.
+
+A write tool is a thin use case: `_stage` loads the aggregate through its port, calls one
+domain verb on the loaded copy and returns the preview with a `commit` that saves it. `run`
+wraps that in the operation log's rules, so a preview and a confirmation run the very same
+checks, and only a confirmation commits.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Annotated, Any, ClassVar, Generic, TypeVar
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    WithJsonSchema,
+)
+from pydantic.alias_generators import to_camel
+
+from domain.agent.operations import (
+    InMemoryOperationLog,
+    Operation,
+    OperationLog,
+    OperationStatus,
+    fingerprint,
+)
+from domain.agent.receipts import ToolReceipt
+from domain.errors import ConcurrentModification, InvalidArgument, InvalidDate
+from domain.money import Money
+
+MAX_CONFLICT_RETRIES = 5
+
+
+def _refuse_float(value: Any) -> Any:
+    if isinstance(value, bool | float):
+        raise ValueError(f"{value!r} é float; valores em dinheiro precisam ser exatos")
+    return value
+
+
+ExactDecimal = Annotated[
+    Decimal,
+    BeforeValidator(_refuse_float),
+    WithJsonSchema({"type": "number"}),
+]
+
+
+class ToolArgs(BaseModel):
+    """camelCase for the model, snake_case in Python; nothing unknown accepted."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True
+    )
+
+
+class MoneyArg(ToolArgs):
+    amount: ExactDecimal = Field(description="Exact amount, e.g. 37.90")
+    currency: str = Field(description="ISO 4217 code, e.g. BRL or EUR")
+
+    def to_money(self) -> Money:
+        return Money.of(self.amount, self.currency)
+
+
+class WriteArgs(ToolArgs):
+    operation_id: str = Field(
+        min_length=1, max_length=64,
+        description="New unique id per operation; the same id only to confirm it.",
+    )
+    confirm: bool = Field(
+        default=False,
+        description="true only after a member approved this preview.",
+    )
+
+
+def money_dict(money: Money) -> dict[str, Any]:
+    return {"amount": money.amount, "currency": money.currency}
+
+
+def parse_date(text: str, what: str = "Data") -> date:
+    try:
+        return date.fromisoformat(text.strip())
+    except (ValueError, AttributeError):
+        raise InvalidDate(f"{what} inválida: {text!r} (use AAAA-MM-DD).") from None
+
+
+def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """Inline $defs and drop titles: fewer tokens, and some providers handle $ref poorly."""
+    definitions = schema.get("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return walk(definitions[node["$ref"].rsplit("/", 1)[-1]])
+            options = node.get("anyOf")
+            if options and len(options) == 2 and {"type": "null"} in options:
+                # Optional[X]: show X; leaving it out means null.
+                inner = next(o for o in options if o != {"type": "null"})
+                rest = {k: v for k, v in node.items() if k not in ("anyOf", "default")}
+                return walk({**inner, **rest})
+            return {k: walk(v) for k, v in node.items() if k not in ("title", "$defs")}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    result: dict[str, Any] = walk(schema)
+    return result
+
+
+def describe_validation_error(tool: str, error: ValidationError) -> str:
+    problems = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or "argumentos"
+        given = item.get("input")
+        problems.append(f"{where}: {item['msg']} (recebido: {given!r})")
+    return f"Argumentos inválidos para {tool}: " + "; ".join(problems)
+
+
+A = TypeVar("A", bound=ToolArgs)
+W = TypeVar("W", bound=WriteArgs)
+
+
+class Tool(ABC, Generic[A]):
+    """Name, description and argument model: what the model is shown."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    args_model: ClassVar[type[ToolArgs]]
+    writes: ClassVar[bool] = False
+
+    def schema(self) -> dict[str, Any]:
+        parameters = compact_schema(self.args_model.model_json_schema(by_alias=True))
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": parameters},
+        }
+
+    def parse(self, arguments: dict[str, Any]) -> A:
+        try:
+            return self.args_model.model_validate(arguments)  # type: ignore[return-value]
+        except ValidationError as error:
+            raise InvalidArgument(describe_validation_error(self.name, error)) from None
+
+    @abstractmethod
+    async def invoke(self, arguments: dict[str, Any]) -> Any:
+        """Runs the tool on arguments as the model sent them (camelCase)."""
+
+
+class ReadTool(Tool[A]):
+    async def invoke(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        return await self.read(self.parse(arguments))
+
+    @abstractmethod
+    async def read(self, args: A) -> dict[str, Any]:
+        ...
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A change applied to a loaded copy: what the member will see, and how to keep it."""
+
+    preview: dict[str, Any]
+    commit: Callable[[], Awaitable[None]]
+
+
+class WriteTool(Tool[W]):
+    writes = True
+
+    def __init__(self, operations: OperationLog | None = None) -> None:
+        self.operations: OperationLog = operations or InMemoryOperationLog()
+
+    async def invoke(self, arguments: dict[str, Any]) -> ToolReceipt:
+        return await self.run(self.parse(arguments))
+
+    async def run(self, args: W, *, confirmed_by: str | None = None,
+                  force_preview: bool = False) -> ToolReceipt:
+        """Contract §3's rules: preview first, confirm once, repeat as a no-op, conflict otherwise."""
+        operation_id = args.operation_id
+        digest = fingerprint(args.model_dump(exclude={"operation_id", "confirm"}))
+        existing = await self.operations.get(operation_id)
+        if (
+            existing is not None
+            and existing.status is OperationStatus.CONFIRMED
+            and existing.fingerprint == digest
+            and existing.receipt is not None
+        ):
+            return existing.receipt.repeated()
+        wants_write = args.confirm and not force_preview
+        if (
+            not wants_write
+            or existing is None
+            or existing.status is not OperationStatus.PENDING
+            or existing.fingerprint != digest
+        ):
+            return await self._propose(args, digest)
+        return await self._confirm(args, digest, confirmed_by)
+
+    async def _propose(self, args: W, digest: str) -> ToolReceipt:
+        staged = await self._stage(args)
+        await self.operations.propose(
+            Operation(
+                operation_id=args.operation_id,
+                tool=self.name,
+                arguments=args.model_dump(mode="json", exclude={"confirm"}),
+                fingerprint=digest,
+                preview=staged.preview,
+                status=OperationStatus.PENDING,
+                created_at=datetime.min,  # the log stamps it with its own clock
+            )
+        )
+        return ToolReceipt(args.operation_id, staged.preview, confirmed=False, persisted=False)
+
+    async def _confirm(self, args: W, digest: str, confirmed_by: str | None) -> ToolReceipt:
+        for attempt in range(MAX_CONFLICT_RETRIES):
+            try:
+                async with self.operations.confirming(
+                    args.operation_id, digest, confirmed_by=confirmed_by
+                ) as confirmation:
+                    if confirmation.earlier is not None:
+                        return confirmation.earlier
+                    staged = await self._stage(args)
+                    await staged.commit()
+                    receipt = ToolReceipt(args.operation_id, staged.preview,
+                                          confirmed=True, persisted=True)
+                    confirmation.record(receipt)
+                return receipt
+            except ConcurrentModification:
+                # Another operation saved the same aggregate first: reload and apply again.
+                if attempt == MAX_CONFLICT_RETRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def arguments_for(self, operation: Operation) -> W:
+        """The stored arguments of a pending operation, ready to run again."""
+        return self.parse(operation.arguments)
+
+    @abstractmethod
+    async def _stage(self, args: W) -> Staged:
+        ...
+
+
+def compact_json(value: Any) -> str:
+    """Tool results for the model: short, exact (Decimals as their text), no spaces."""
+    return json.dumps(value, default=_json_default, separators=(",", ":"), ensure_ascii=False)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return f"{value:f}"
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, ToolReceipt):
+        return {
+            "operationId": value.operation_id,
+            "confirmed": value.confirmed,
+            "persisted": value.persisted,
+            "preview": value.preview,
+        }
+    raise TypeError(f"not JSON serializable: {type(value).__name__}")

@@ -1,0 +1,201 @@
+"""Tools over the budget: record a spend, register or adjust an expense, set the income, read it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from domain.agent.operations import OperationLog
+from domain.agent.receipts import ToolReceipt
+from domain.agent.tools.base import (
+    MoneyArg,
+    ReadTool,
+    Staged,
+    ToolArgs,
+    WriteArgs,
+    WriteTool,
+    money_dict,
+)
+from domain.errors import InvalidMoney
+from domain.money import Money, Period
+from domain.ports import BudgetRepository
+
+
+def positive(money: MoneyArg, what: str) -> Money:
+    value = money.to_money()
+    if not value.is_positive:
+        raise InvalidMoney(f"{what} precisa ser positivo, não {value}.")
+    return value
+
+
+class _BudgetWriteTool(WriteTool[Any]):
+    def __init__(self, budget_repo: BudgetRepository, budget_id: str,
+                 operations: OperationLog | None = None) -> None:
+        super().__init__(operations)
+        self.budget_repo = budget_repo
+        self.budget_id = budget_id
+
+    @classmethod
+    def create(cls, *, budget_repo: BudgetRepository, budget_id: str,
+               operations: OperationLog | None = None) -> Any:
+        return cls(budget_repo, budget_id, operations)
+
+
+class RecordSpendArgs(WriteArgs):
+    expense: str = Field(description="Expense name or alias, as the member said it (e.g. 'mercado').")
+    period: str = Field(description="Month of the spend, YYYY-MM.")
+    amount: MoneyArg = Field(description="How much MORE was spent (a positive delta added to the month).")
+
+
+class RecordSpendTool(_BudgetWriteTool):
+    name = "recordSpend"
+    description = (
+        "Add a spend to an expense's actual for a month (a delta: 'gastei mais 200 no mercado'). "
+        "Call first with confirm=false to preview; confirm=true only after a member approves."
+    )
+    args_model = RecordSpendArgs
+
+    async def record_spend(self, *, expense: str, period: str, amount: dict[str, Any],
+                           operation_id: str, confirm: bool = False) -> ToolReceipt:
+        return await self.run(self.parse({"expense": expense, "period": period, "amount": amount,
+                                          "operation_id": operation_id, "confirm": confirm}))
+
+    async def _stage(self, args: RecordSpendArgs) -> Staged:
+        budget = await self.budget_repo.load(self.budget_id)
+        expense = budget.find_by_name(args.expense)
+        period = Period.parse(args.period)
+        delta = positive(args.amount, "O gasto")
+        new_actual = expense.add_to_actual(period, delta)
+        preview = {"expense": args.expense, "period": str(period),
+                   "delta": money_dict(delta), "newActual": money_dict(new_actual)}
+        return Staged(preview, lambda: self.budget_repo.save(budget))
+
+
+class RegisterExpenseArgs(WriteArgs):
+    name: str = Field(description="Name of the new recurring expense, e.g. 'Aluguel'.")
+    expected: MoneyArg = Field(description="Expected monthly amount.")
+    category: str | None = Field(default=None, description="Optional category, e.g. 'Moradia'.")
+    billing_day: int | None = Field(default=None, description="Optional due day of the month, 1-31.")
+    payment_method: str | None = Field(default=None, description="Optional, e.g. 'Pix', 'cartão'.")
+    aliases: list[str] | None = Field(default=None, description="Other names for it, e.g. ['supermercado'].")
+
+
+class RegisterExpenseTool(_BudgetWriteTool):
+    name = "registerExpense"
+    description = (
+        "Register a new recurring monthly expense in the budget. Preview with confirm=false; "
+        "confirm=true only after a member approves."
+    )
+    args_model = RegisterExpenseArgs
+
+    async def register_expense(self, *, name: str, expected: dict[str, Any], operation_id: str,
+                               category: str | None = None, billing_day: int | None = None,
+                               payment_method: str | None = None, aliases: list[str] | None = None,
+                               confirm: bool = False) -> ToolReceipt:
+        return await self.run(self.parse({
+            "name": name, "expected": expected, "operation_id": operation_id, "category": category,
+            "billing_day": billing_day, "payment_method": payment_method, "aliases": aliases,
+            "confirm": confirm}))
+
+    async def _stage(self, args: RegisterExpenseArgs) -> Staged:
+        budget = await self.budget_repo.load(self.budget_id)
+        expense = budget.register(
+            args.name, positive(args.expected, "O valor esperado"), aliases=args.aliases or (),
+            category=args.category, billing_day=args.billing_day,
+            payment_method=args.payment_method)
+        preview = {"name": expense.name, "expected": money_dict(expense.expected),
+                   "category": expense.category, "billingDay": expense.billing_day,
+                   "paymentMethod": expense.payment_method}
+        return Staged(preview, lambda: self.budget_repo.save(budget))
+
+
+class AdjustExpenseArgs(WriteArgs):
+    expense: str = Field(description="Expense name or alias.")
+    new_expected: MoneyArg = Field(description="The new expected monthly amount.")
+
+
+class AdjustExpenseTool(_BudgetWriteTool):
+    name = "adjustExpense"
+    description = (
+        "Change an expense's expected monthly amount. Preview with confirm=false; confirm=true "
+        "only after a member approves."
+    )
+    args_model = AdjustExpenseArgs
+
+    async def adjust_expense(self, *, expense: str, new_expected: dict[str, Any], operation_id: str,
+                             confirm: bool = False) -> ToolReceipt:
+        return await self.run(self.parse({"expense": expense, "new_expected": new_expected,
+                                          "operation_id": operation_id, "confirm": confirm}))
+
+    async def _stage(self, args: AdjustExpenseArgs) -> Staged:
+        budget = await self.budget_repo.load(self.budget_id)
+        old_expected = budget.find_by_name(args.expense).expected
+        budget.adjust_amount(args.expense, positive(args.new_expected, "O novo valor"))
+        new_expected = budget.find_by_name(args.expense).expected
+        preview = {"expense": args.expense, "oldExpected": money_dict(old_expected),
+                   "newExpected": money_dict(new_expected)}
+        return Staged(preview, lambda: self.budget_repo.save(budget))
+
+
+class SetIncomeArgs(WriteArgs):
+    amount: MoneyArg = Field(description="The household's total monthly income.")
+
+
+class SetIncomeTool(_BudgetWriteTool):
+    name = "setIncome"
+    description = (
+        "Set the household's monthly income (used to judge whether goals fit). Preview with "
+        "confirm=false; confirm=true only after a member approves."
+    )
+    args_model = SetIncomeArgs
+
+    async def set_income(self, *, amount: dict[str, Any], operation_id: str,
+                         confirm: bool = False) -> ToolReceipt:
+        return await self.run(self.parse({"amount": amount, "operation_id": operation_id,
+                                          "confirm": confirm}))
+
+    async def _stage(self, args: SetIncomeArgs) -> Staged:
+        budget = await self.budget_repo.load(self.budget_id)
+        old = budget.income
+        budget.set_income(args.amount.to_money())
+        assert budget.income is not None
+        preview = {"income": money_dict(budget.income),
+                   "oldIncome": money_dict(old) if old is not None else None}
+        return Staged(preview, lambda: self.budget_repo.save(budget))
+
+
+class BudgetStatusArgs(ToolArgs):
+    period: str = Field(description="Month, YYYY-MM.")
+
+
+class BudgetTool(ReadTool[BudgetStatusArgs]):
+    name = "budgetStatus"
+    description = "Expected and actual spending per expense for a month, with totals and income."
+    args_model = BudgetStatusArgs
+
+    def __init__(self, budget_repo: BudgetRepository, budget_id: str) -> None:
+        self.budget_repo = budget_repo
+        self.budget_id = budget_id
+
+    @classmethod
+    def create(cls, *, budget_repo: BudgetRepository, budget_id: str) -> BudgetTool:
+        return cls(budget_repo, budget_id)
+
+    async def budget_status(self, *, period: str) -> dict[str, Any]:
+        return await self.read(self.parse({"period": period}))
+
+    async def read(self, args: BudgetStatusArgs) -> dict[str, Any]:
+        period = Period.parse(args.period)
+        budget = await self.budget_repo.load(self.budget_id)
+        return {
+            "period": str(period),
+            "expenses": [
+                {"name": e.name, "expected": money_dict(e.expected),
+                 "actual": money_dict(e.actual_for(period))}
+                for e in budget.expenses
+            ],
+            "totals": {"expected": money_dict(budget.expected_total()),
+                       "actual": money_dict(budget.actual_total(period))},
+            "income": money_dict(budget.income) if budget.income is not None else None,
+        }

@@ -1,0 +1,307 @@
+"""Tools over savings goals: create one, contribute to one, read one, check if one fits."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from pydantic import Field
+
+from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
+from domain.agent.operations import OperationLog
+from domain.agent.receipts import ToolReceipt
+from domain.agent.tools.base import (
+    MoneyArg,
+    ReadTool,
+    Staged,
+    ToolArgs,
+    WriteArgs,
+    WriteTool,
+    money_dict,
+    parse_date,
+)
+from domain.agent.tools.budget import positive
+from domain.errors import AmbiguousName, InvalidArgument, UnknownGoal, UnknownMember
+from domain.goals import Goal
+from domain.household import Household, Member
+from domain.money import Money
+from domain.ports import BudgetRepository, GoalRepository
+from domain.rates import DEFAULT_RATES, ExchangeRates
+from domain.text import fold
+
+
+def goal_matching(goals: list[Goal], name: str) -> Goal:
+    """The goal named `name`, or the only one whose name contains it ("Amsterdam")."""
+    wanted = fold(name) if isinstance(name, str) else ""
+    if not wanted:
+        raise UnknownGoal(str(name), [g.name for g in goals])
+    exact = [g for g in goals if fold(g.name) == wanted]
+    if len(exact) == 1:
+        return exact[0]
+    partial = exact or [g for g in goals if wanted in fold(g.name)]
+    if len(partial) == 1:
+        return partial[0]
+    if partial:
+        raise AmbiguousName(name, [g.name for g in partial])
+    raise UnknownGoal(name, [g.name for g in goals])
+
+
+def member_of(goal: Goal, name: str) -> Member:
+    wanted = fold(name)
+    for member in goal.members:
+        if fold(member.name) == wanted:
+            return member
+    raise UnknownMember(name, [m.name for m in goal.members])
+
+
+class _GoalLocator:
+    """A goal bound by id, or looked up by name among a household's goals."""
+
+    def __init__(self, goal_repo: GoalRepository, goal_id: str | None,
+                 household_id: str | None) -> None:
+        if goal_id is None and household_id is None:
+            raise ValueError("bind the tool to a goal_id or a household_id")
+        self.goal_repo = goal_repo
+        self.goal_id = goal_id
+        self.household_id = household_id
+
+    async def load(self, name: str) -> Goal:
+        if self.goal_id is not None:
+            goal = await self.goal_repo.load(self.goal_id)
+            goal_matching([goal], name)  # the model must be naming the goal it is bound to
+            return goal
+        found = goal_matching(await self.goal_repo.list(self.household_id), name)
+        return await self.goal_repo.load(found.id)
+
+
+class ContributeArgs(WriteArgs):
+    goal: str = Field(description="Goal name or a unique part of it, e.g. 'Amsterdam'.")
+    paid_by: str = Field(description="Name of the member who paid ('eu paguei' = the sender).")
+    amount: MoneyArg = Field(description="Amount contributed, in the currency actually paid.")
+    date: str = Field(description="Date of the contribution, YYYY-MM-DD.")
+
+
+class ContributeToGoalTool(WriteTool[ContributeArgs]):
+    name = "contributeToGoal"
+    description = (
+        "Record a member's contribution to a savings goal. Preview with confirm=false; "
+        "confirm=true only after a member approves."
+    )
+    args_model = ContributeArgs
+
+    def __init__(self, goal_repo: GoalRepository, *, goal_id: str | None = None,
+                 household_id: str | None = None, operations: OperationLog | None = None) -> None:
+        super().__init__(operations)
+        self.goal_repo = goal_repo
+        self._goals = _GoalLocator(goal_repo, goal_id, household_id)
+
+    @classmethod
+    def create(cls, *, goal_repo: GoalRepository, goal_id: str | None = None,
+               household_id: str | None = None,
+               operations: OperationLog | None = None) -> ContributeToGoalTool:
+        return cls(goal_repo, goal_id=goal_id, household_id=household_id, operations=operations)
+
+    async def contribute_to_goal(self, *, goal: str, paid_by: str, amount: dict[str, Any], date: str,
+                                 operation_id: str, confirm: bool = False) -> ToolReceipt:
+        return await self.run(self.parse({"goal": goal, "paid_by": paid_by, "amount": amount,
+                                          "date": date, "operation_id": operation_id,
+                                          "confirm": confirm}))
+
+    async def _stage(self, args: ContributeArgs) -> Staged:
+        goal = await self._goals.load(args.goal)
+        on = parse_date(args.date, "Data do aporte")
+        amount = positive(args.amount, "O aporte")
+        goal.contribute(member_of(goal, args.paid_by), amount, on)
+        preview = {
+            "goal": args.goal, "paidBy": args.paid_by, "amount": money_dict(amount),
+            "date": on.isoformat(),
+            "newSavedByCurrency": {c: money_dict(m) for c, m in goal.saved_by_currency().items()},
+        }
+        return Staged(preview, lambda: self.goal_repo.save(goal))
+
+
+class CreateGoalArgs(WriteArgs):
+    name: str = Field(description="Goal name, e.g. 'Lua de mel'.")
+    target: MoneyArg = Field(description="Target amount and currency, e.g. 6000 EUR.")
+    contributors: list[str] = Field(min_length=1, description="Names of the members who save for it.")
+    deadline: str | None = Field(default=None, description="Optional deadline, YYYY-MM-DD.")
+
+
+class CreateGoalTool(WriteTool[CreateGoalArgs]):
+    name = "createGoal"
+    description = (
+        "Create a savings goal for the household. Preview with confirm=false; confirm=true only "
+        "after a member approves."
+    )
+    args_model = CreateGoalArgs
+
+    def __init__(self, goal_repo: GoalRepository, household: Household, now: Clock | None = None,
+                 *, timezone: str = DEFAULT_TIMEZONE, operations: OperationLog | None = None,
+                 rates: ExchangeRates = DEFAULT_RATES) -> None:
+        super().__init__(operations)
+        self.goal_repo = goal_repo
+        self.household = household
+        self.now = now or utc_now
+        self.timezone = timezone
+        self.rates = rates
+
+    @classmethod
+    def create(cls, *, goal_repo: GoalRepository, household: Household, now: Clock | None = None,
+               timezone: str = DEFAULT_TIMEZONE, operations: OperationLog | None = None,
+               rates: ExchangeRates = DEFAULT_RATES) -> CreateGoalTool:
+        return cls(goal_repo, household, now, timezone=timezone, operations=operations, rates=rates)
+
+    async def create_goal(self, *, name: str, target: dict[str, Any], contributors: list[str],
+                          operation_id: str, deadline: str | None = None,
+                          confirm: bool = False) -> ToolReceipt:
+        return await self.run(self.parse({"name": name, "target": target,
+                                          "contributors": contributors, "deadline": deadline,
+                                          "operation_id": operation_id, "confirm": confirm}))
+
+    async def _stage(self, args: CreateGoalArgs) -> Staged:
+        today = local_today(self.now, self.timezone)
+        members = [self.household.member_named(name) for name in args.contributors]
+        deadline = parse_date(args.deadline, "Prazo") if args.deadline else None
+        target = positive(args.target, "O valor da meta")
+        goal = Goal.create(args.name, target, members=members, created_at=today, deadline=deadline,
+                           household_id=self.household.id)
+        preview: dict[str, Any] = {"name": args.name, "target": target.plain()}
+        if deadline is not None:
+            preview["deadline"] = deadline.isoformat()
+        preview["contributors"] = list(args.contributors)
+        monthly = goal.required_monthly(today, self.rates)
+        if monthly is not None:
+            preview["requiredMonthly"] = monthly.fixed()
+        return Staged(preview, lambda: self.goal_repo.save(goal))
+
+
+class GoalStatusArgs(ToolArgs):
+    name: str = Field(description="Goal name or a unique part of it.")
+    today: str | None = Field(default=None, description="Optional reference date, YYYY-MM-DD.")
+
+
+def goal_report(goal: Goal, today: date, rates: ExchangeRates) -> dict[str, Any]:
+    saved = goal.saved_in_target_currency(rates)
+    monthly = goal.required_monthly(today, rates)
+    progress = min(100, int(saved.amount * 100 / goal.target.amount))
+    return {
+        "name": goal.name,
+        "target": money_dict(goal.target),
+        "deadline": goal.deadline.isoformat() if goal.deadline else None,
+        "savedByCurrency": {c: money_dict(m) for c, m in goal.saved_by_currency().items()},
+        "savedInTargetCurrency": money_dict(saved),
+        "progressPercent": progress,
+        "requiredMonthly": money_dict(monthly) if monthly is not None else None,
+        "onTrack": goal.is_on_track(today, rates),
+    }
+
+
+class GoalTool(ReadTool[GoalStatusArgs]):
+    name = "goalStatus"
+    description = "A goal's savings by currency, progress, required monthly amount and whether it is on track."
+    args_model = GoalStatusArgs
+
+    def __init__(self, goal_repo: GoalRepository, household_id: str | None = None,
+                 now: Clock | None = None, *, timezone: str = DEFAULT_TIMEZONE,
+                 rates: ExchangeRates = DEFAULT_RATES) -> None:
+        self.goal_repo = goal_repo
+        self.household_id = household_id
+        self.now = now or utc_now
+        self.timezone = timezone
+        self.rates = rates
+
+    @classmethod
+    def create(cls, *, goal_repo: GoalRepository, household_id: str | None = None,
+               now: Clock | None = None, timezone: str = DEFAULT_TIMEZONE,
+               rates: ExchangeRates = DEFAULT_RATES) -> GoalTool:
+        return cls(goal_repo, household_id, now, timezone=timezone, rates=rates)
+
+    async def goal_status(self, *, name: str, today: str | None = None) -> dict[str, Any]:
+        return await self.read(self.parse({"name": name, "today": today}))
+
+    async def read(self, args: GoalStatusArgs) -> dict[str, Any]:
+        today = parse_date(args.today) if args.today else local_today(self.now, self.timezone)
+        found = goal_matching(await self.goal_repo.list(self.household_id), args.name)
+        return goal_report(found, today, self.rates)
+
+
+class FeasibilityArgs(ToolArgs):
+    goal: str | None = Field(default=None, description="An existing goal's name, or omit for a new idea.")
+    target: MoneyArg | None = Field(default=None, description="For a goal not created yet: its target.")
+    deadline: str | None = Field(default=None, description="For a goal not created yet: YYYY-MM-DD.")
+
+
+class FeasibilityTool(ReadTool[FeasibilityArgs]):
+    """Can the household afford a goal? Surplus = income - expected expenses - other goals' monthly."""
+
+    name = "checkFeasibility"
+    description = (
+        "Check whether the household can afford an existing goal (by name) or a new one "
+        "(target + deadline): monthly surplus after expenses and other goals vs. required monthly."
+    )
+    args_model = FeasibilityArgs
+
+    def __init__(self, budget_repo: BudgetRepository, budget_id: str, goal_repo: GoalRepository,
+                 household_id: str | None = None, now: Clock | None = None, *,
+                 timezone: str = DEFAULT_TIMEZONE, rates: ExchangeRates = DEFAULT_RATES) -> None:
+        self.budget_repo = budget_repo
+        self.budget_id = budget_id
+        self.goal_repo = goal_repo
+        self.household_id = household_id
+        self.now = now or utc_now
+        self.timezone = timezone
+        self.rates = rates
+
+    @classmethod
+    def create(cls, *, budget_repo: BudgetRepository, budget_id: str, goal_repo: GoalRepository,
+               household_id: str | None = None, now: Clock | None = None,
+               timezone: str = DEFAULT_TIMEZONE,
+               rates: ExchangeRates = DEFAULT_RATES) -> FeasibilityTool:
+        return cls(budget_repo, budget_id, goal_repo, household_id, now, timezone=timezone,
+                   rates=rates)
+
+    async def check_feasibility(self, *, goal: str | None = None,
+                                target: dict[str, Any] | None = None,
+                                deadline: str | None = None) -> dict[str, Any]:
+        return await self.read(self.parse({"goal": goal, "target": target, "deadline": deadline}))
+
+    async def read(self, args: FeasibilityArgs) -> dict[str, Any]:
+        today = local_today(self.now, self.timezone)
+        budget = await self.budget_repo.load(self.budget_id)
+        goals = await self.goal_repo.list(self.household_id)
+        if args.goal is not None:
+            subject = goal_matching(goals, args.goal)
+            others = [g for g in goals if g.id != subject.id]
+            needed = subject.required_monthly(today, self.rates)
+            if needed is None:
+                raise InvalidArgument(f'A meta "{subject.name}" não tem prazo; não há aporte mensal a checar.')
+            label = subject.name
+        elif args.target is not None and args.deadline is not None:
+            target = positive(args.target, "O valor da meta")
+            deadline = parse_date(args.deadline, "Prazo")
+            idea = Goal.create("nova meta", target, members=[Member("-", "-")], created_at=today,
+                               deadline=deadline)
+            needed = idea.required_monthly(today, self.rates)
+            assert needed is not None
+            others, label = goals, "nova meta"
+        else:
+            raise InvalidArgument("Informe goal (meta existente) ou target e deadline (meta nova).")
+        if budget.income is None:
+            raise InvalidArgument("A renda mensal da casa não foi informada; use setIncome primeiro.")
+        committed = Money.zero(budget.currency)
+        for other in others:
+            monthly = other.required_monthly(today, self.rates)
+            if monthly is not None:
+                committed = committed + self.rates.convert(monthly, budget.currency)
+        surplus = budget.income - budget.expected_total() - committed
+        needed_local = self.rates.convert(needed, budget.currency)
+        return {
+            "goal": label,
+            "income": money_dict(budget.income),
+            "expectedExpenses": money_dict(budget.expected_total()),
+            "otherGoalsMonthly": money_dict(committed),
+            "monthlySurplus": money_dict(surplus),
+            "requiredMonthly": money_dict(needed),
+            "requiredMonthlyInBudgetCurrency": money_dict(needed_local),
+            "feasible": surplus >= needed_local,
+        }

@@ -1,0 +1,152 @@
+"""The monthly budget: recurring expenses with what was expected and what was spent."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from domain.errors import CurrencyMismatch, DuplicateName, InvalidArgument, InvalidMoney, UnknownExpense
+from domain.household import clean_name, new_id
+from domain.money import Money, Period, currency_code
+from domain.text import fold
+
+
+def check_billing_day(day: object) -> int | None:
+    if day is None:
+        return None
+    if isinstance(day, bool) or not isinstance(day, int) or not 1 <= day <= 31:
+        raise InvalidArgument(f"Dia de vencimento inválido: {day!r} (use 1 a 31).")
+    return day
+
+
+@dataclass(eq=False)
+class RecurringExpense:
+    name: str
+    expected: Money
+    aliases: tuple[str, ...] = ()
+    category: str | None = None
+    billing_day: int | None = None
+    payment_method: str | None = None
+    actuals: dict[Period, Money] = field(default_factory=dict)
+
+    def answers_to(self, name: str) -> bool:
+        wanted = fold(name)
+        return wanted == fold(self.name) or any(wanted == fold(a) for a in self.aliases)
+
+    def actual_for(self, period: Period) -> Money:
+        """What was spent in the month; zero in the expense's currency when nothing was recorded."""
+        return self.actuals.get(period, Money.zero(self.expected.currency))
+
+    def add_to_actual(self, period: Period, amount: Money) -> Money:
+        """Adds a delta ("R$ 200 a mais") to the month's actual and returns the new actual."""
+        self._check(amount)
+        new_actual = self.actual_for(period) + amount
+        if new_actual.amount < 0:
+            raise InvalidMoney(f"O gasto de {self.name} em {period} ficaria negativo ({new_actual}).")
+        self.actuals[period] = new_actual
+        return new_actual
+
+    def record_spend(self, period: Period, amount: Money) -> Money:
+        """Replaces the month's actual with `amount`."""
+        self._check(amount)
+        if amount.amount < 0:
+            raise InvalidMoney(f"Gasto negativo: {amount}.")
+        self.actuals[period] = amount
+        return amount
+
+    def _check(self, amount: Money) -> None:
+        if amount.currency != self.expected.currency:
+            raise CurrencyMismatch(self.expected.currency, amount.currency)
+
+
+@dataclass(eq=False)
+class Budget:
+    id: str
+    currency: str
+    household_id: str | None = None
+    expenses: list[RecurringExpense] = field(default_factory=list)
+    income: Money | None = None
+    version: int = 0
+
+    @classmethod
+    def create(cls, currency: str, *, id: str | None = None,
+               household_id: str | None = None) -> Budget:
+        return cls(id=id or new_id(), currency=currency_code(currency), household_id=household_id)
+
+    def register(
+        self,
+        name: str,
+        expected: Money,
+        *,
+        aliases: Iterable[str] = (),
+        category: str | None = None,
+        billing_day: int | None = None,
+        payment_method: str | None = None,
+    ) -> RecurringExpense:
+        """Adds a recurring expense; a name or alias taken by another expense is refused."""
+        cleaned = clean_name(name, "Nome da despesa")
+        self._check_amount(expected)
+        day = check_billing_day(billing_day)
+        own = fold(cleaned)
+        unique_aliases: list[str] = []
+        for alias in aliases:
+            alias_name = clean_name(alias, "Apelido")
+            key = fold(alias_name)
+            if key != own and key not in (fold(a) for a in unique_aliases):
+                unique_aliases.append(alias_name)
+        for wanted in [cleaned, *unique_aliases]:
+            for expense in self.expenses:
+                if expense.answers_to(wanted):
+                    raise DuplicateName(wanted, f"a despesa {expense.name}")
+        expense = RecurringExpense(
+            name=cleaned,
+            expected=expected,
+            aliases=tuple(unique_aliases),
+            category=clean_name(category, "Categoria") if category else None,
+            billing_day=day,
+            payment_method=clean_name(payment_method, "Forma de pagamento") if payment_method else None,
+        )
+        self.expenses.append(expense)
+        return expense
+
+    def find_by_name(self, name: str) -> RecurringExpense:
+        """By name or alias, ignoring case and accents."""
+        if isinstance(name, str):
+            for expense in self.expenses:
+                if expense.answers_to(name):
+                    return expense
+        raise UnknownExpense(str(name), [e.name for e in self.expenses])
+
+    def adjust_amount(self, name: str, new_expected: Money) -> RecurringExpense:
+        expense = self.find_by_name(name)
+        self._check_amount(new_expected)
+        expense.expected = new_expected
+        return expense
+
+    def set_income(self, income: Money) -> None:
+        """The household's monthly income, which feasibility weighs goals against."""
+        if income.currency != self.currency:
+            raise InvalidMoney(f"A renda deve estar em {self.currency}, não em {income.currency}.")
+        if income.amount < 0:
+            raise InvalidMoney(f"Renda negativa: {income}.")
+        self.income = income
+
+    def expected_total(self) -> Money:
+        total = Money.zero(self.currency)
+        for expense in self.expenses:
+            total = total + expense.expected
+        return total
+
+    def actual_total(self, period: Period) -> Money:
+        total = Money.zero(self.currency)
+        for expense in self.expenses:
+            total = total + expense.actual_for(period)
+        return total
+
+    def _check_amount(self, amount: Money) -> None:
+        if amount.currency != self.currency:
+            raise InvalidMoney(
+                f"O orçamento é em {self.currency}; {amount} está em outra moeda."
+            )
+        if amount.amount < 0:
+            raise InvalidMoney(f"Valor negativo: {amount}.")
