@@ -1,0 +1,225 @@
+"""The chat loop: ask the model, run the tools it asks for, hand back their results, stop on text."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from domain.agent.confirmer import Confirmer
+from domain.agent.conversation import ConversationStore, InMemoryConversationStore, Message
+from domain.agent.model import FailureKind, LanguageModel, ModelFailure
+from domain.agent.operations import InMemoryOperationLog, Operation, OperationLog
+from domain.agent.receipts import ToolReceipt
+from domain.agent.tools.base import Tool, WriteTool, compact_json
+from domain.errors import DomainError
+
+__all__ = ["AgentChat", "AgentReply", "LanguageModel", "ToolCall"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MAX_STEPS = 8
+DEFAULT_HISTORY_TURNS = 10
+DEFAULT_HISTORY_TOKENS = 3000
+
+FAILURE_REPLIES = {
+    FailureKind.UNREACHABLE: "Não consegui falar com o modelo de linguagem agora (serviço fora do ar).",
+    FailureKind.TIMEOUT: "O modelo de linguagem demorou demais para responder.",
+    FailureKind.RATE_LIMITED: "O modelo de linguagem está recebendo pedidos demais; tente em instantes.",
+    FailureKind.SERVER_ERROR: "O serviço do modelo de linguagem deu erro.",
+    FailureKind.AUTHENTICATION: "A chave do modelo de linguagem foi recusada; avise quem cuida do bot.",
+    FailureKind.INVALID_RESPONSE: "O modelo de linguagem respondeu algo que não entendi.",
+    FailureKind.NOT_CONFIGURED: "Nenhum modelo de linguagem está configurado.",
+}
+COMMANDS_HINT = (
+    "Nada foi registrado. Enquanto isso, os comandos funcionam sem o modelo: "
+    "/gasto, /despesa, /ajuste, /aporte, /meta, /resumo, /metas e /ajuda."
+)
+
+
+def failure_reply(kind: FailureKind) -> str:
+    return f"{FAILURE_REPLIES[kind]} {COMMANDS_HINT}"
+
+
+@dataclass
+class ToolCall:
+    name: str
+    args: dict[str, Any]
+    result: ToolReceipt | dict[str, Any] | None = None
+    error: str | None = None
+    call_id: str = ""
+
+
+@dataclass
+class AgentReply:
+    text: str
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    failure: FailureKind | None = None
+    usage: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def receipts(self) -> list[ToolReceipt]:
+        return [c.result for c in self.tool_calls if isinstance(c.result, ToolReceipt)]
+
+
+class AgentChat:
+    def __init__(
+        self,
+        model: LanguageModel,
+        tools: Iterable[Tool],
+        *,
+        system_prompt: str | Callable[[], str] = "",
+        conversations: ConversationStore | None = None,
+        conversation_id: str = "default",
+        operations: OperationLog | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        history_turns: int = DEFAULT_HISTORY_TURNS,
+        history_tokens: int = DEFAULT_HISTORY_TOKENS,
+    ) -> None:
+        self.model = model
+        self.tools = {tool.name: tool for tool in tools}
+        self._system_prompt = system_prompt
+        self.conversations = conversations or InMemoryConversationStore()
+        self.conversation_id = conversation_id
+        write_logs = [t.operations for t in self.tools.values() if isinstance(t, WriteTool)]
+        self.operations: OperationLog = operations or (write_logs[0] if write_logs else InMemoryOperationLog())
+        if any(other is not self.operations for other in write_logs):
+            raise ValueError("every write tool of a chat must share the chat's operation log")
+        self.confirmer = Confirmer(self.tools.values(), self.operations)
+        self.max_steps = max_steps
+        self.history_turns = history_turns
+        self.history_tokens = history_tokens
+
+    @classmethod
+    def create(cls, model: LanguageModel, tools: list[Tool], **options: Any) -> AgentChat:
+        return cls(model, tools, **options)
+
+    def schemas(self) -> list[dict[str, Any]]:
+        return [tool.schema() for tool in self.tools.values()]
+
+    def system_prompt(self) -> str:
+        prompt = self._system_prompt
+        return prompt() if callable(prompt) else prompt
+
+    async def send(self, text: str, *, sender: str | None = None) -> AgentReply:
+        """One member's message: the model may call tools for several steps, then answers in text."""
+        user: Message = {"role": "user", "content": f"[{sender}] {text}" if sender else text}
+        history = window(await self.conversations.recent(self.conversation_id, self.history_turns),
+                         self.history_tokens)
+        prompt = self.system_prompt()
+        messages: list[Message] = ([{"role": "system", "content": prompt}] if prompt else []) + history
+        new: list[Message] = [user]
+        reply = AgentReply(text="")
+        proposed_now: set[str] = set()
+        schemas = self.schemas()
+        for _ in range(self.max_steps):
+            try:
+                answer = check_answer(await self.model.complete(messages + new, schemas))
+            except ModelFailure as failure:
+                log.warning("model failure: %s", failure.kind.value)
+                reply.text, reply.failure = failure_reply(failure.kind), failure.kind
+                new.append({"role": "assistant", "content": reply.text})
+                break
+            add_usage(reply.usage, answer.pop("usage", None))
+            new.append(answer)
+            if not answer.get("tool_calls"):
+                reply.text = answer.get("content") or ""
+                break
+            for raw in answer["tool_calls"]:
+                call = await self._run_tool(raw, proposed_now, sender)
+                reply.tool_calls.append(call)
+                content = compact_json(call.result) if call.error is None else json.dumps(
+                    {"error": call.error}, ensure_ascii=False)
+                new.append({"role": "tool", "tool_call_id": call.call_id, "content": content})
+        else:
+            reply.text = "Não consegui concluir o pedido agora; pode reformular?"
+            new.append({"role": "assistant", "content": reply.text})
+        await self.conversations.append(self.conversation_id, new)
+        return reply
+
+    async def _run_tool(self, raw: dict[str, Any], proposed_now: set[str],
+                        sender: str | None) -> ToolCall:
+        function = raw.get("function") or {}
+        call = ToolCall(name=str(function.get("name", "")), args={}, call_id=str(raw.get("id", "")))
+        try:
+            parsed = json.loads(function.get("arguments") or "{}", parse_float=Decimal)
+        except (json.JSONDecodeError, TypeError):
+            call.error = f"Os argumentos de {call.name} não são JSON válido."
+            return call
+        if not isinstance(parsed, dict):
+            call.error = f"Os argumentos de {call.name} precisam ser um objeto JSON."
+            return call
+        call.args = parsed
+        tool = self.tools.get(call.name)
+        if tool is None:
+            call.error = f"Ferramenta desconhecida: {call.name}. Use: {', '.join(self.tools)}."
+            return call
+        try:
+            if isinstance(tool, WriteTool):
+                args = tool.parse(parsed)
+                # A member must speak between a preview and its confirmation (contract rule 8).
+                hold = args.operation_id in proposed_now
+                receipt = await tool.run(args, confirmed_by=sender, force_preview=hold)
+                if not receipt.confirmed:
+                    proposed_now.add(args.operation_id)
+                call.result = receipt
+            else:
+                call.result = await tool.invoke(parsed)
+        except DomainError as error:
+            call.error = str(error)
+        return call
+
+    async def confirm(self, operation_id: str, *, by: str | None = None) -> ToolReceipt:
+        """A member pressed Confirmar."""
+        return await self.confirmer.confirm(operation_id, by=by)
+
+    async def cancel(self, operation_id: str, *, by: str | None = None) -> Operation:
+        """A member pressed Cancelar."""
+        return await self.confirmer.cancel(operation_id, by=by)
+
+
+def check_answer(answer: Any) -> dict[str, Any]:
+    """One assistant message in OpenAI shape, or ModelFailure(INVALID_RESPONSE)."""
+    if not isinstance(answer, dict):
+        raise ModelFailure(FailureKind.INVALID_RESPONSE, "not a message")
+    calls = answer.get("tool_calls") or None
+    content = answer.get("content")
+    if calls is not None and (
+        not isinstance(calls, list)
+        or not all(isinstance(c, dict) and isinstance(c.get("function"), dict) for c in calls)
+    ):
+        raise ModelFailure(FailureKind.INVALID_RESPONSE, "malformed tool_calls")
+    if calls is None and not isinstance(content, str):
+        raise ModelFailure(FailureKind.INVALID_RESPONSE, "neither text nor tool calls")
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if calls:
+        message["tool_calls"] = [
+            {"id": c.get("id") or f"call_{i}", "type": "function",
+             "function": {"name": c["function"].get("name"), "arguments": c["function"].get("arguments")}}
+            for i, c in enumerate(calls)
+        ]
+    if isinstance(answer.get("usage"), dict):
+        message["usage"] = answer["usage"]
+    return message
+
+
+def add_usage(total: dict[str, int], usage: Any) -> None:
+    if isinstance(usage, dict):
+        for key in ("prompt_tokens", "completion_tokens"):
+            value = usage.get(key)
+            if isinstance(value, int):
+                total[key] = total.get(key, 0) + value
+
+
+def window(history: list[Message], token_budget: int) -> list[Message]:
+    """Drops whole turns from the front until the history fits a rough token budget (4 chars a token)."""
+    def tokens(messages: list[Message]) -> int:
+        return sum(len(json.dumps(m, ensure_ascii=False)) for m in messages) // 4
+
+    while history and tokens(history) > token_budget:
+        starts = [i for i, m in enumerate(history) if m.get("role") == "user"]
+        history = history[starts[1]:] if len(starts) > 1 else []
+    return history
