@@ -104,6 +104,7 @@ class Goal:
         total = whole_months_between(self.created_at, self.deadline)
         elapsed = min(total, max(0, whole_months_between(self.created_at, today)))
         if total <= 0:
-            return self.remaining(rates).is_zero
+            # Less than a whole month to save in: nothing is due before the deadline.
+            return today < self.deadline or self.remaining(rates).is_zero
         expected = Money(self.target.amount * elapsed / total, self.target.currency).rounded()
         return self.saved_in_target_currency(rates) >= expected

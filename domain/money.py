@@ -35,7 +35,9 @@ def minor_units(currency: str) -> int:
 
 
 def _exact_decimal(amount: object) -> Decimal:
-    if isinstance(amount, (bool, float)):
+    if isinstance(amount, bool):
+        raise InvalidMoney(f"Valor {amount!r} não é um número.")
+    if isinstance(amount, float):
         raise InvalidMoney(
             f"Valor {amount!r} é float; dinheiro precisa ser exato (use texto ou Decimal)."
         )

@@ -1,0 +1,127 @@
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import DomainError, DuplicateName, InvalidArgument, InvalidMoney, UnknownMember
+from domain.household import Household, Member
+
+
+def casa() -> Household:
+    return Household.create("Casa da Ana e do João", "BRL", id="h1")
+
+
+def test_a_household_is_created_with_its_name_currency_and_no_members() -> None:
+    household = Household.create("Casa", "brl", id="h1")
+
+    assert household.id == "h1"
+    assert household.name == "Casa"
+    assert household.currency == "BRL"
+    assert household.members == []
+
+
+def test_a_household_without_an_id_gets_a_fresh_one() -> None:
+    first, second = Household.create("Casa", "BRL"), Household.create("Casa", "BRL")
+
+    assert first.id
+    assert first.id != second.id
+
+
+def test_a_household_with_an_unknown_currency_is_refused_naming_it() -> None:
+    with pytest.raises(InvalidMoney, match="XYZ"):
+        Household.create("Casa", "XYZ")
+
+
+def test_a_household_with_an_empty_name_is_refused() -> None:
+    with pytest.raises(InvalidArgument):
+        Household.create("   ", "BRL")
+
+
+def test_add_member_registers_the_person_with_the_given_id() -> None:
+    household = casa()
+
+    ana = household.add_member("Ana", id="m-ana")
+
+    assert ana == Member(id="m-ana", name="Ana")
+    assert ana.name == "Ana"
+    assert household.members == [ana]
+
+
+def test_add_member_trims_and_collapses_spaces_in_the_name() -> None:
+    household = casa()
+
+    assert household.add_member("  Maria   Clara ").name == "Maria Clara"
+
+
+def test_members_are_equal_by_id_not_by_name() -> None:
+    assert Member(id="m1", name="Ana") == Member(id="m1", name="Ana Paula")
+    assert Member(id="m1", name="Ana") != Member(id="m2", name="Ana")
+    assert len({Member(id="m1", name="Ana"), Member(id="m1", name="Aninha")}) == 1
+
+
+def test_members_added_without_ids_are_distinct_people() -> None:
+    household = casa()
+
+    ana, joao = household.add_member("Ana"), household.add_member("João")
+
+    assert ana != joao
+    assert household.members == [ana, joao]
+
+
+def test_member_named_finds_the_member_by_exact_name() -> None:
+    household = casa()
+    ana = household.add_member("Ana", id="m-ana")
+
+    assert household.member_named("Ana") is ana
+
+
+@pytest.mark.parametrize("asked", ["joão", "JOAO", "Joao", "  joão "])
+def test_member_named_ignores_case_and_accents(asked: str) -> None:
+    household = casa()
+    household.add_member("Ana")
+    joao = household.add_member("João", id="m-joao")
+
+    assert household.member_named(asked) == joao
+
+
+def test_an_unknown_member_is_refused_naming_the_name_and_listing_the_members() -> None:
+    household = casa()
+    household.add_member("Ana")
+    household.add_member("João")
+
+    with pytest.raises(UnknownMember) as refused:
+        household.member_named("Bruno")
+
+    assert refused.value.name == "Bruno"
+    assert refused.value.known == ("Ana", "João")
+    assert '"Bruno"' in str(refused.value)
+    assert "Ana, João" in str(refused.value)
+    assert isinstance(refused.value, DomainError)
+
+
+def test_a_duplicate_member_name_is_refused_naming_it() -> None:
+    household = casa()
+    household.add_member("João")
+
+    with pytest.raises(DuplicateName, match="Joao"):
+        household.add_member("Joao")
+
+    assert [m.name for m in household.members] == ["João"]
+
+
+def test_a_duplicate_member_id_is_refused() -> None:
+    household = casa()
+    household.add_member("Ana", id="m1")
+
+    with pytest.raises(DuplicateName):
+        household.add_member("Bruno", id="m1")
+
+    assert [m.name for m in household.members] == ["Ana"]
+
+
+def test_an_empty_member_name_is_refused() -> None:
+    household = casa()
+
+    with pytest.raises(InvalidArgument):
+        household.add_member("  ")
+
+    assert household.members == []
