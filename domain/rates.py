@@ -22,6 +22,9 @@ class FixedRates:
     def __init__(self, per_unit_in_base: Mapping[str, Decimal | str | int], base: str = "BRL") -> None:
         self.base = currency_code(base)
         self._rates = {currency_code(code): Decimal(str(rate)) for code, rate in per_unit_in_base.items()}
+        for code, rate in self._rates.items():
+            if not rate.is_finite() or rate <= 0:
+                raise ValueError(f"exchange rate for {code} must be positive, not {rate}")
         self._rates[self.base] = Decimal(1)
 
     def convert(self, money: Money, currency: str) -> Money:

@@ -1,0 +1,58 @@
+"""`household-bot polling | webhook | console | migrate` (also `python -m bot ...`)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+COMMANDS = {
+    "polling": "long-polling bot (local use)",
+    "webhook": "serve the Telegram webhook on $HOST:$PORT",
+    "console": "the same chat in a terminal, no Telegram needed",
+    "migrate": "apply the database migrations (alembic upgrade head) on DATABASE_URL",
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="household-bot", description="Household finance bot for Telegram")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="command")
+    for name, help_text in COMMANDS.items():
+        sub.add_parser(name, help=help_text)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # PTB and httpx log full request URLs at INFO, and those URLs carry the bot token.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+    from infra.settings import Settings
+
+    settings = Settings()
+    if args.command == "migrate":
+        from infra.db.migrate import upgrade
+
+        upgrade(settings.database_url)
+        print("Banco de dados atualizado.")
+        return 0
+    if args.command == "console":
+        from bot.console import run_console
+
+        return run_console(settings)
+    if settings.telegram_bot_token is None:
+        print("TELEGRAM_BOT_TOKEN não está definido: crie um bot com @BotFather e coloque o token "
+              "no ambiente ou em .env. Para testar sem Telegram: household-bot console", file=sys.stderr)
+        return 2
+    if args.command == "polling":
+        from bot.runner import run_polling
+
+        return run_polling(settings)
+    if settings.webhook_secret is None:
+        print("WEBHOOK_SECRET não está definido: o modo webhook exige um segredo "
+              "(ex.: WEBHOOK_SECRET=$(openssl rand -hex 32)).", file=sys.stderr)
+        return 2
+    from bot.webhook import run_webhook
+
+    return run_webhook(settings)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
