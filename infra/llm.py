@@ -1,0 +1,318 @@
+"""The production `LanguageModel`: any chat model litellm can reach, behind the domain's port.
+
+litellm is imported lazily, on the first call, and only here: importing it costs seconds and
+hundreds of MB, and the bot must start (and the domain tests run) without paying that.
+Everything litellm can raise is turned into a `ModelFailure` so the chat loop never sees a
+provider-specific exception, and never a message that carries an API key.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from domain.agent.model import FailureKind, ModelFailure
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+__all__ = ["LiteLLMModel", "count_prompt_tokens"]
+
+logger = logging.getLogger("infra.llm")
+
+DEFAULT_TIMEOUT_SECONDS = 30.0
+DEFAULT_NUM_RETRIES = 2
+_MAX_DETAIL_CHARS = 300
+_MIN_SECRET_CHARS = 4  # shorter "keys" (e.g. "x" for a local vLLM) are placeholders, not secrets
+_SECRET_LIKE = re.compile(r"sk-[A-Za-z0-9_\-]{6,}|Bearer\s+\S+", re.IGNORECASE)
+_CHAIN_DEPTH = 12
+
+
+def _litellm() -> ModuleType:
+    """Import litellm on first use, configured to stay offline and quiet."""
+    # Without this litellm fetches a model price map from the internet at import time.
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    # Otherwise every exception also prints "Give Feedback / Get Help" banners to stdout.
+    litellm.suppress_debug_info = True
+    return litellm
+
+
+def count_prompt_tokens(
+    model: str, messages: Sequence[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]] | None
+) -> int:
+    """Prompt size as the provider's tokenizer sees it (offline for OpenAI/Anthropic/Gemini names)."""
+    litellm = _litellm()
+    return int(
+        litellm.token_counter(
+            model=model,
+            messages=[dict(m) for m in messages],
+            tools=[dict(t) for t in tools] if tools else None,
+        )
+    )
+
+
+class LiteLLMModel:
+    """A `LanguageModel` over `litellm.acompletion`.
+
+    Options: `timeout` (seconds per attempt, default 30), `num_retries` (default 2; transient
+    failures only: connection errors, timeouts, 408/409/429/5xx, honouring Retry-After),
+    `fallbacks` (models tried in order when the primary fails), `temperature`, and anything
+    else litellm accepts, passed through. Unsupported provider params are dropped, not errors.
+
+    A fallback given as a plain model string does NOT inherit `api_base`/`api_key`: litellm reads
+    that provider's credentials from its usual environment variables, so the primary's key is
+    never sent to another provider. Give a dict {"model", "api_base", "api_key", ...} to set them.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_base: str | None = None,
+        api_key: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.model = model
+        self._api_base = api_base
+        self._api_key = api_key
+        self._timeout = float(options.pop("timeout", DEFAULT_TIMEOUT_SECONDS))
+        self._num_retries = int(options.pop("num_retries", DEFAULT_NUM_RETRIES))
+        self._fallbacks = [_fallback_target(f) for f in options.pop("fallbacks", None) or ()]
+        if options.get("temperature") is None:
+            options.pop("temperature", None)
+        self._options = options
+        self._secrets = [
+            s
+            for s in [api_key, *(t.get("api_key") for t in self._fallbacks)]
+            if isinstance(s, str) and len(s) >= _MIN_SECRET_CHARS
+        ]
+
+    def __repr__(self) -> str:
+        return f"LiteLLMModel(model={self.model!r}, api_base={self._api_base!r})"
+
+    async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
+        """One assistant message for the conversation; tries the fallbacks if the primary fails."""
+        primary = {"model": self.model, "api_base": self._api_base, "api_key": self._api_key}
+        targets = [primary, *self._fallbacks]
+        failure: ModelFailure | None = None
+        for index, target in enumerate(targets):
+            if index:
+                logger.warning("llm falling back model=%s after %s", target["model"], failure)
+            try:
+                return await self._complete_once(target, messages, tools)
+            except ModelFailure as exc:
+                failure = exc
+        assert failure is not None
+        raise failure
+
+    async def _complete_once(
+        self, target: Mapping[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        litellm = _litellm()
+        model = str(target["model"])
+        request: dict[str, Any] = {
+            **self._options,
+            **{k: v for k, v in target.items() if v is not None},
+            "messages": messages,
+            "timeout": self._timeout,
+            # The OpenAI SDK's own retry loop: transient errors only, with backoff and
+            # Retry-After. litellm's `num_retries` would add a second, blind retry layer
+            # (tenacity, constant, also on 401s) whenever tenacity happens to be installed.
+            "max_retries": self._num_retries,
+            "drop_params": True,
+        }
+        if tools:  # OpenAI rejects `tools: []`
+            request["tools"] = tools
+        started = time.perf_counter()
+        try:
+            response = await litellm.acompletion(**request)
+            message = _assistant_message(response)
+        except ModelFailure as exc:
+            failure = ModelFailure(exc.kind, self._detail(model, exc.detail))
+        except Exception as exc:
+            failure = ModelFailure(_classify(exc, litellm), self._detail(model, str(exc)))
+        else:
+            latency_ms = (time.perf_counter() - started) * 1000
+            usage = message["usage"]
+            logger.info(
+                "llm call model=%s latency_ms=%.0f prompt_tokens=%d completion_tokens=%d tool_calls=%d",
+                model,
+                latency_ms,
+                usage["prompt_tokens"],
+                usage["completion_tokens"],
+                len(message["tool_calls"] or ()),
+            )
+            return message
+        latency_ms = (time.perf_counter() - started) * 1000
+        logger.warning(
+            "llm call failed model=%s latency_ms=%.0f kind=%s detail=%s",
+            model,
+            latency_ms,
+            failure.kind.value,
+            failure.detail,
+        )
+        # `from None`: the provider's exception chain may carry request headers or keys.
+        raise failure from None
+
+    def _detail(self, model: str, text: str) -> str:
+        """A one-line, bounded failure detail with every known key (and key-like token) masked."""
+        text = " ".join(text.split())
+        for secret in self._secrets:
+            text = text.replace(secret, "***")
+        text = f"{model}: {_SECRET_LIKE.sub('***', text)}"
+        return text if len(text) <= _MAX_DETAIL_CHARS else text[: _MAX_DETAIL_CHARS - 1] + "…"
+
+
+def _fallback_target(fallback: str | Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(fallback, str):
+        return {"model": fallback}
+    if not isinstance(fallback, Mapping) or not isinstance(fallback.get("model"), str):
+        raise TypeError("a fallback is a model string or a mapping with a 'model' string")
+    return dict(fallback)
+
+
+# --------------------------------------------------------------------------- response parsing
+
+
+def _field(obj: Any, name: str) -> Any:
+    """Read a field from a litellm pydantic object or a plain dict alike."""
+    if isinstance(obj, Mapping):
+        return obj.get(name)
+    return getattr(obj, name, None)
+
+
+def _invalid(reason: str) -> ModelFailure:
+    return ModelFailure(FailureKind.INVALID_RESPONSE, reason)
+
+
+def _assistant_message(response: Any) -> dict[str, Any]:
+    """The port's plain-dict assistant message, with tool arguments exactly as the provider sent them."""
+    choices = _field(response, "choices")
+    if not choices:
+        raise _invalid("the response has no choices")
+    message = _field(choices[0], "message")
+    if message is None:
+        raise _invalid("the first choice has no message")
+    content = _field(message, "content")
+    if content is not None and not isinstance(content, str):
+        raise _invalid(f"message content is {type(content).__name__}, not text")
+    calls = [_tool_call(call, index) for index, call in enumerate(_field(message, "tool_calls") or (), 1)]
+    if not calls and not content:
+        raise _invalid("the message has neither content nor tool calls")
+    usage = _field(response, "usage")
+    return {
+        "role": "assistant",
+        "content": content,
+        "tool_calls": calls or None,
+        "usage": {
+            "prompt_tokens": int(_field(usage, "prompt_tokens") or 0),
+            "completion_tokens": int(_field(usage, "completion_tokens") or 0),
+        },
+    }
+
+
+def _tool_call(call: Any, index: int) -> dict[str, Any]:
+    function = _field(call, "function")
+    name = _field(function, "name")
+    if not isinstance(name, str) or not name:
+        raise _invalid(f"tool call #{index} has no function name")
+    arguments = _field(function, "arguments")
+    if isinstance(arguments, Mapping):  # some non-OpenAI providers hand back parsed JSON
+        arguments = json.dumps(arguments, ensure_ascii=False)
+    elif arguments is None:
+        arguments = "{}"
+    elif not isinstance(arguments, str):
+        raise _invalid(f"tool call #{index} arguments are {type(arguments).__name__}")
+    # Providers without call ids (some local servers) still need one to pair the tool result.
+    call_id = _field(call, "id") or f"call_{index}"
+    return {"id": str(call_id), "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+# --------------------------------------------------------------------------- failure mapping
+
+
+def _chain(exc: BaseException) -> Iterable[BaseException]:
+    """The exception and its causes: litellm re-wraps errors, the real one is further down."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen and len(seen) < _CHAIN_DEPTH:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+def _http_status(exc: BaseException) -> int | None:
+    """The status the provider really answered with, if any.
+
+    litellm's own exception classes carry synthetic codes (a refused connection surfaces as
+    `InternalServerError`, status 500), so only httpx's and the OpenAI SDK's errors count.
+    """
+    import httpx
+    import openai
+
+    for link in _chain(exc):
+        if isinstance(link, httpx.HTTPStatusError):
+            return link.response.status_code
+        if isinstance(link, openai.APIStatusError) and type(link).__module__.startswith("openai"):
+            return link.status_code
+    return None
+
+
+def _kind_for_status(status: int) -> FailureKind:
+    if status in (401, 403):
+        return FailureKind.AUTHENTICATION
+    if status == 408:
+        return FailureKind.TIMEOUT
+    if status == 429:
+        return FailureKind.RATE_LIMITED
+    if status == 404:  # wrong model name or base URL
+        return FailureKind.NOT_CONFIGURED
+    if status >= 500:
+        return FailureKind.SERVER_ERROR
+    # Other 4xx (context window, schema, content policy): no usable answer for this request.
+    return FailureKind.INVALID_RESPONSE
+
+
+def _classify(exc: BaseException, litellm: ModuleType) -> FailureKind:
+    """Map whatever litellm raised to a `FailureKind`, trusting the root cause over the wrapper.
+
+    Observed with litellm 1.110 / openai 3.x: a refused connection is `InternalServerError` with
+    httpx.ConnectError below it; a 403 is a bare `APIError`; a 200 whose body is not a chat
+    completion is `InternalServerError` with no HTTP error below it.
+    """
+    import httpx
+    import openai
+
+    errors = litellm.exceptions
+    chain = list(_chain(exc))
+    if any(
+        isinstance(link, openai.APITimeoutError | httpx.TimeoutException | TimeoutError) for link in chain
+    ):
+        return FailureKind.TIMEOUT
+    if any(
+        isinstance(link, httpx.TransportError | ConnectionError)
+        or (isinstance(link, openai.APIConnectionError) and type(link).__module__.startswith("openai"))
+        for link in chain
+    ):
+        return FailureKind.UNREACHABLE
+    status = _http_status(exc)
+    if status is not None:
+        return _kind_for_status(status)
+    # No HTTP error underneath: litellm decided on its own.
+    if isinstance(exc, errors.RateLimitError):
+        return FailureKind.RATE_LIMITED
+    if isinstance(exc, errors.AuthenticationError | errors.PermissionDeniedError):
+        return FailureKind.AUTHENTICATION
+    if isinstance(exc, errors.APIConnectionError):
+        return FailureKind.UNREACHABLE
+    if isinstance(exc, errors.BadRequestError | errors.NotFoundError):
+        return FailureKind.NOT_CONFIGURED  # e.g. "LLM Provider NOT provided", unknown model
+    # The provider answered but litellm could not read a chat completion out of it.
+    return FailureKind.INVALID_RESPONSE
