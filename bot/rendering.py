@@ -1,0 +1,569 @@
+"""Everything a person reads in the chat, in Brazilian Portuguese.
+
+The one place that turns domain data (Money, previews, read-tool dicts, errors) into plain
+Telegram text: money through Babel (``R$ 1.500,00``, ``€ 6.000,00``), dates as ``01/06/2028``,
+months as ``junho de 2026``. Nothing here ever shows a dict, JSON or a Python repr.
+
+Rendering runs after a write is committed (the confirmed message), so it is forgiving: a value
+it cannot read is shown as given instead of raising.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any, Final
+
+from babel.dates import format_date
+from babel.lists import format_list
+from babel.numbers import format_currency, format_decimal
+
+from bot.parsing import ParseError
+from domain.errors import DomainError
+from domain.money import Money, Period, minor_units
+
+__all__ = [
+    "already_cancelled_alert",
+    "already_confirmed_alert",
+    "budget_summary",
+    "cancelled_text",
+    "confirmed_text",
+    "date_br",
+    "error_text",
+    "expired_alert",
+    "expired_text",
+    "goals_summary",
+    "help_text",
+    "money",
+    "money_from_dict",
+    "money_from_plain",
+    "month_br",
+    "no_model_text",
+    "not_a_member_alert",
+    "preview_text",
+    "superseded_text",
+    "unknown_operation_alert",
+]
+
+LOCALE: Final = "pt_BR"
+BAR_CELLS: Final = 8
+FULL_CELL: Final = "▓"
+EMPTY_CELL: Final = "░"
+CONFIRM_QUESTION: Final = "Confirma?"
+GENERIC_ERROR: Final = "⚠️ Algo deu errado; nada foi registrado. Tente de novo em instantes."
+EXPENSE_HINT: Final = "Cadastre com /despesa Aluguel 2.500 dia 10"
+GOAL_HINT: Final = "Crie com /meta Viagem 6000 EUR até 2028-06-01"
+
+
+# --------------------------------------------------------------------------- money and dates
+
+
+def money(m: Money) -> str:
+    """``R$ 1.500,00``, ``€ 6.000,00``, ``US$ 50,00``: pt-BR, rounded half-up like the domain."""
+    return _format_money(m.amount, m.currency)
+
+
+def money_from_dict(value: Mapping[str, Any]) -> str:
+    """Money as tools put it in previews: ``{"amount": Decimal("200"), "currency": "BRL"}``.
+
+    The amount may also be an int or a string (as a stored preview may come back).
+    """
+    amount = _decimal(value.get("amount"))
+    currency = value.get("currency")
+    if amount is None or not isinstance(currency, str):
+        return _plain(value)
+    return _format_money(amount, currency)
+
+
+def money_from_plain(text: str) -> str:
+    """Money as ``createGoal`` previews write it: ``"EUR 6000"`` -> ``€ 6.000,00``."""
+    match = re.fullmatch(r"\s*([A-Za-z]{3})\s+(-?[\d.]+)\s*", text)
+    amount = _decimal(match.group(2)) if match else None
+    if match is None or amount is None:
+        return text
+    return _format_money(amount, match.group(1).upper())
+
+
+def _format_money(amount: Decimal, currency: str) -> str:
+    quantum = Decimal(1).scaleb(-minor_units(currency))
+    rounded = amount.quantize(quantum, ROUND_HALF_UP)
+    return format_currency(rounded, currency, locale=LOCALE).replace("\xa0", " ")
+
+
+def _any_money(value: Any) -> str:
+    if isinstance(value, Money):
+        return money(value)
+    if isinstance(value, Mapping):
+        return money_from_dict(value)
+    if isinstance(value, str):
+        return money_from_plain(value)
+    return _plain(value)
+
+
+def _decimal(value: Any) -> Decimal | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, Decimal | int):
+        result = Decimal(value)
+    elif isinstance(value, float | str):
+        try:
+            result = Decimal(str(value).strip())
+        except InvalidOperation:
+            return None
+    else:
+        return None
+    return result if result.is_finite() else None
+
+
+def date_br(value: date | str) -> str:
+    """``date(2028, 6, 1)`` or ``"2028-06-01"`` -> ``01/06/2028``; unreadable text as given."""
+    day = value
+    if isinstance(value, str):
+        try:
+            day = date.fromisoformat(value.strip())
+        except ValueError:
+            return value
+    assert isinstance(day, date)
+    return day.strftime("%d/%m/%Y")
+
+
+def month_br(value: Period | date | str) -> str:
+    """``Period(2026, 6)``, ``"2026-06"`` or a date -> ``junho de 2026``; unreadable text as given."""
+    month = value
+    if isinstance(value, str):
+        try:
+            month = Period.parse(value)
+        except DomainError:
+            return value
+    assert isinstance(month, Period | date)
+    first_day = date(month.year, month.month, 1)
+    return format_date(first_day, "MMMM 'de' y", locale=LOCALE)
+
+
+def _names(names: Sequence[Any]) -> str:
+    """``Ana e Bruno``; ``Ana, Bruno e Carla``."""
+    return format_list([str(n) for n in names], locale=LOCALE) if names else ""
+
+
+def _saved_by_currency(saved: Any) -> str:
+    """``R$ 500,00 e € 100,00`` from ``{"BRL": {...}, "EUR": {...}}``."""
+    if not isinstance(saved, Mapping):
+        return _plain(saved)
+    if not saved:
+        return "nada ainda"
+    return _names([_any_money(m) for m in saved.values()])
+
+
+def _percent(part: Decimal, whole: Decimal) -> int:
+    """Whole percent, rounded down: 930 of 1500 is 62."""
+    return int(part * 100 // whole)
+
+
+def _bar(percent: int) -> str:
+    """Eight cells; full only at 100 % or more, never empty once something is there."""
+    filled = int((Decimal(percent) * BAR_CELLS / 100).quantize(Decimal(1), ROUND_HALF_UP))
+    if percent > 0:
+        filled = max(filled, 1)
+    if percent < 100:
+        filled = min(filled, BAR_CELLS - 1)
+    filled = max(0, min(BAR_CELLS, filled))
+    return FULL_CELL * filled + EMPTY_CELL * (BAR_CELLS - filled)
+
+
+# --------------------------------------------------------------------------- previews
+
+Facts = Callable[[Mapping[str, Any]], list[str]]
+
+
+@dataclass(frozen=True)
+class _ToolText:
+    title: str  # what the preview proposes: "📝 Registrar gasto"
+    done: str  # what the confirmed message says happened: "✅ Gasto registrado"
+    facts: Facts  # the lines every message about the operation shows
+    summary: Callable[[Mapping[str, Any]], str]  # one line, for cancelled and expired messages
+
+
+def _record_spend_facts(p: Mapping[str, Any]) -> list[str]:
+    return [
+        f"Despesa: {p['expense']}",
+        f"Mês: {month_br(p['period'])}",
+        f"Valor: {_any_money(p['delta'])}",
+        f"Total gasto no mês: {_any_money(p['newActual'])}",
+    ]
+
+
+def _register_expense_facts(p: Mapping[str, Any]) -> list[str]:
+    lines = [f"Nome: {p['name']}", f"Valor previsto por mês: {_any_money(p['expected'])}"]
+    if p.get("category"):
+        lines.append(f"Categoria: {p['category']}")
+    if p.get("billingDay"):
+        lines.append(f"Vencimento: todo dia {p['billingDay']}")
+    if p.get("paymentMethod"):
+        lines.append(f"Forma de pagamento: {p['paymentMethod']}")
+    return lines
+
+
+def _adjust_expense_facts(p: Mapping[str, Any]) -> list[str]:
+    return [
+        f"Despesa: {p['expense']}",
+        f"Valor previsto: {_any_money(p['oldExpected'])} → {_any_money(p['newExpected'])}",
+    ]
+
+
+def _contribute_facts(p: Mapping[str, Any]) -> list[str]:
+    lines = [
+        f"Meta: {p['goal']}",
+        f"Pago por: {p['paidBy']}",
+        f"Valor: {_any_money(p['amount'])}",
+        f"Data: {date_br(p['date'])}",
+    ]
+    if p.get("newSavedByCurrency"):
+        lines.append(f"Guardado até agora: {_saved_by_currency(p['newSavedByCurrency'])}")
+    return lines
+
+
+def _create_goal_facts(p: Mapping[str, Any]) -> list[str]:
+    lines = [f"Nome: {p['name']}", f"Valor da meta: {_any_money(p['target'])}"]
+    lines.append(f"Prazo: {date_br(p['deadline'])}" if p.get("deadline") else "Prazo: sem prazo")
+    lines.append(f"Participantes: {_names(list(p.get('contributors') or []))}")
+    if p.get("requiredMonthly"):
+        lines.append(f"Guardar por mês: {_any_money(p['requiredMonthly'])}")
+    return lines
+
+
+def _set_income_facts(p: Mapping[str, Any]) -> list[str]:
+    old = p.get("oldIncome")
+    return [
+        f"Nova renda: {_any_money(p['income'])}",
+        f"Renda anterior: {_any_money(old) if old else 'não informada'}",
+    ]
+
+
+_TOOLS: Final[Mapping[str, _ToolText]] = {
+    "recordSpend": _ToolText(
+        "📝 Registrar gasto", "✅ Gasto registrado", _record_spend_facts,
+        lambda p: f"gasto de {_any_money(p['delta'])} em {p['expense']}, {month_br(p['period'])}"),
+    "registerExpense": _ToolText(
+        "🆕 Cadastrar despesa mensal", "✅ Despesa cadastrada", _register_expense_facts,
+        lambda p: f"despesa {p['name']}, {_any_money(p['expected'])} por mês"),
+    "adjustExpense": _ToolText(
+        "✏️ Ajustar despesa", "✅ Despesa ajustada", _adjust_expense_facts,
+        lambda p: f"ajuste de {p['expense']} para {_any_money(p['newExpected'])}"),
+    "contributeToGoal": _ToolText(
+        "💰 Registrar aporte", "✅ Aporte registrado", _contribute_facts,
+        lambda p: f"aporte de {_any_money(p['amount'])} na meta {p['goal']}, pago por {p['paidBy']}"),
+    "createGoal": _ToolText(
+        "🎯 Criar meta", "✅ Meta criada", _create_goal_facts,
+        lambda p: f"meta {p['name']}, {_any_money(p['target'])}"),
+    "setIncome": _ToolText(
+        "💵 Atualizar renda mensal", "✅ Renda mensal atualizada", _set_income_facts,
+        lambda p: f"renda mensal de {_any_money(p['income'])}"),
+}
+
+# Labels for previews of tools this module does not know yet.
+_LABELS: Final[Mapping[str, str]] = {
+    "name": "Nome", "expense": "Despesa", "goal": "Meta", "period": "Mês", "date": "Data",
+    "deadline": "Prazo", "amount": "Valor", "delta": "Valor", "expected": "Valor previsto",
+    "target": "Valor da meta", "paidBy": "Pago por", "contributors": "Participantes",
+    "category": "Categoria", "billingDay": "Dia de vencimento", "paymentMethod": "Forma de pagamento",
+    "income": "Renda", "oldIncome": "Renda anterior", "newActual": "Total gasto no mês",
+    "oldExpected": "Valor previsto anterior", "newExpected": "Novo valor previsto",
+    "requiredMonthly": "Guardar por mês", "newSavedByCurrency": "Guardado até agora",
+    "currency": "Moeda",
+}
+
+def _generic_facts(preview: Mapping[str, Any]) -> list[str]:
+    lines = []
+    for key, value in preview.items():
+        if value is None or value == "" or value == [] or value == {}:
+            continue
+        label = _LABELS.get(str(key)) or _humanize(str(key))
+        lines.append(f"{label}: {_plain(value, key=str(key))}")
+    return lines
+
+
+_GENERIC: Final = _ToolText(
+    "📝 Confirmar operação", "✅ Operação confirmada",
+    _generic_facts, lambda p: "; ".join(_generic_facts(p)) or "operação")
+
+
+def _humanize(key: str) -> str:
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key).replace("_", " ").strip().lower()
+    return words[:1].upper() + words[1:] if words else "Valor"
+
+
+def _plain(value: Any, *, key: str = "") -> str:
+    """Any value as readable text, never with braces or a repr."""
+    if isinstance(value, Money):
+        return money(value)
+    if isinstance(value, bool):
+        return "sim" if value else "não"
+    if isinstance(value, Decimal | int):
+        return format_decimal(value, locale=LOCALE)
+    if isinstance(value, date):
+        return date_br(value)
+    if isinstance(value, Mapping):
+        if "amount" in value and "currency" in value:
+            return money_from_dict(value)
+        if value and all(isinstance(v, Mapping) and "amount" in v for v in value.values()):
+            return _saved_by_currency(value)
+        return "; ".join(f"{_LABELS.get(str(k)) or _humanize(str(k))}: {_plain(v)}"
+                         for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return _names([_plain(v) for v in value])
+    text = str(value)
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        return date_br(text)
+    if key == "period" and re.fullmatch(r"\d{4}-\d{2}", text):
+        return month_br(text)
+    if re.fullmatch(r"[A-Z]{3} -?\d+(\.\d+)?", text):
+        return money_from_plain(text)
+    return text
+
+
+def _facts(tool: str, preview: Mapping[str, Any]) -> tuple[_ToolText, list[str]]:
+    """The tool's own wording; the generic one if the preview lacks what it expects."""
+    text = _TOOLS.get(tool, _GENERIC)
+    try:
+        return text, text.facts(preview)
+    except (KeyError, TypeError, ValueError, ArithmeticError, DomainError):
+        return _GENERIC, _generic_facts(preview)
+
+
+def _summary(tool: str, preview: Mapping[str, Any]) -> str:
+    text = _TOOLS.get(tool, _GENERIC)
+    try:
+        return text.summary(preview)
+    except (KeyError, TypeError, ValueError, ArithmeticError, DomainError):
+        return _GENERIC.summary(preview)
+
+
+def preview_text(tool: str, preview: Mapping[str, Any]) -> str:
+    """A write tool's preview as the message shown above the Confirmar/Cancelar buttons."""
+    text, facts = _facts(tool, preview)
+    return "\n".join([text.title, *facts, "", CONFIRM_QUESTION])
+
+
+def confirmed_text(tool: str, preview: Mapping[str, Any], by: str | None) -> str:
+    """The preview message once confirmed: what was written and who confirmed it."""
+    text, facts = _facts(tool, preview)
+    return "\n".join([f"{text.done}{_by(by)}", *facts])
+
+
+def cancelled_text(tool: str, preview: Mapping[str, Any], by: str | None) -> str:
+    """The preview message once cancelled; it can never be confirmed afterwards."""
+    return (f"❌ Cancelado{_by(by)}. Nada foi registrado.\n"
+            f"Proposta: {_summary(tool, preview)}")
+
+
+def expired_text(tool: str, preview: Mapping[str, Any]) -> str:
+    """The preview message once it waited too long to be confirmed."""
+    return ("⌛ Esta proposta expirou. Nada foi registrado.\n"
+            f"Proposta: {_summary(tool, preview)}\n"
+            "Se ainda quiser, peça de novo.")
+
+
+def superseded_text(tool: str, preview: Mapping[str, Any]) -> str:
+    """The preview message once a newer preview of the same operation replaced it."""
+    return ("↩️ Substituída por uma proposta mais nova (veja abaixo). Nada foi registrado.\n"
+            f"Proposta antiga: {_summary(tool, preview)}")
+
+
+def _by(name: str | None) -> str:
+    return f" por {name}" if name else ""
+
+
+# --------------------------------------------------------------------------- button alerts
+# Telegram shows at most 200 characters in a callback query alert.
+
+
+def already_confirmed_alert() -> str:
+    return "Essa operação já foi confirmada."
+
+
+def already_cancelled_alert() -> str:
+    return "Essa operação foi cancelada e não pode mais ser confirmada."
+
+
+def expired_alert() -> str:
+    return "Essa proposta expirou. Peça de novo se ainda quiser."
+
+
+def not_a_member_alert() -> str:
+    return "Só membros da casa podem confirmar ou cancelar. Para participar, envie /entrar."
+
+
+def unknown_operation_alert() -> str:
+    return "Não encontrei essa operação. Ela pode ter sido substituída por uma proposta mais nova."
+
+
+# --------------------------------------------------------------------------- /resumo and /metas
+
+
+def budget_summary(status: Mapping[str, Any]) -> str:
+    """The month from a ``budgetStatus`` result: each expense, the totals, income and what is left."""
+    lines = [f"📊 Resumo de {month_br(status.get('period', ''))}", ""]
+    expenses = list(status.get("expenses") or [])
+    if not expenses:
+        lines += ["Nenhuma despesa cadastrada ainda.", EXPENSE_HINT]
+    for expense in expenses:
+        lines.append(f"{expense.get('name', '')}: "
+                     f"{_progress(expense.get('actual'), expense.get('expected'))}")
+    totals = status.get("totals") or {}
+    if expenses and totals:
+        lines += ["", f"Total: {_progress(totals.get('actual'), totals.get('expected'))}"]
+    income = status.get("income")
+    if income:
+        lines += ["", f"Renda: {_any_money(income)}"]
+        left = _left_over(income, totals.get("actual"))
+        if left:
+            lines.append(left)
+    return "\n".join(_squeeze(lines))
+
+
+def _progress(actual: Any, expected: Any) -> str:
+    """``R$ 930,00 de R$ 1.500,00 ▓▓▓▓▓░░░ 62 %`` (with ⚠️ past 100 %)."""
+    text = f"{_any_money(actual)} de {_any_money(expected)}"
+    spent = _decimal(actual.get("amount")) if isinstance(actual, Mapping) else None
+    planned = _decimal(expected.get("amount")) if isinstance(expected, Mapping) else None
+    if spent is None or planned is None or planned <= 0:
+        return text
+    percent = max(0, _percent(spent, planned))
+    warning = " ⚠️" if percent > 100 else ""
+    return f"{text} {_bar(percent)} {percent} %{warning}"
+
+
+def _left_over(income: Any, actual: Any) -> str:
+    if not (isinstance(income, Mapping) and isinstance(actual, Mapping)):
+        return ""
+    earned, spent = _decimal(income.get("amount")), _decimal(actual.get("amount"))
+    currency = income.get("currency")
+    if earned is None or spent is None or currency != actual.get("currency"):
+        return ""
+    left = earned - spent
+    if left < 0:
+        return f"⚠️ Gastos passaram da renda em {_format_money(-left, str(currency))}"
+    return f"Sobra: {_format_money(left, str(currency))}"
+
+
+def goals_summary(reports: Sequence[Mapping[str, Any]]) -> str:
+    """Every goal from ``goal_report`` dicts: saved, target, deadline, monthly need, pace."""
+    if not reports:
+        return "\n".join(["🎯 Metas", "", "Nenhuma meta criada ainda.", GOAL_HINT])
+    blocks = ["🎯 Metas"]
+    for report in reports:
+        blocks.append("\n".join(_goal_lines(report)))
+    return "\n\n".join(blocks)
+
+
+def _goal_lines(report: Mapping[str, Any]) -> list[str]:
+    target = report.get("target")
+    saved = report.get("savedInTargetCurrency")
+    percent = report.get("progressPercent")
+    progress = f"{_any_money(saved)} de {_any_money(target)}"
+    if isinstance(percent, int) and not isinstance(percent, bool):
+        progress += f" {_bar(percent)} {percent} %"
+    lines = [str(report.get("name", "")), progress]
+    by_currency = report.get("savedByCurrency") or {}
+    target_currency = target.get("currency") if isinstance(target, Mapping) else None
+    if isinstance(by_currency, Mapping) and (
+            len(by_currency) > 1 or (by_currency and target_currency not in by_currency)):
+        lines.append(f"Guardado: {_saved_by_currency(by_currency)}")
+    deadline = report.get("deadline")
+    lines.append(f"Prazo: {date_br(deadline)}" if deadline else "Prazo: sem prazo")
+    monthly = report.get("requiredMonthly")
+    reached = isinstance(percent, int) and percent >= 100
+    if reached:
+        lines.append("🎉 Meta atingida!")
+    elif monthly:
+        lines.append(f"Faltam {_any_money(monthly)} por mês")
+    on_track = report.get("onTrack")
+    if on_track is True and not reached:
+        lines.append("✅ no ritmo")
+    elif on_track is False:
+        lines.append("⚠️ atrasada")
+    return lines
+
+
+def _squeeze(lines: list[str]) -> list[str]:
+    """No doubled or trailing blank lines."""
+    out: list[str] = []
+    for line in lines:
+        if line == "" and (not out or out[-1] == ""):
+            continue
+        out.append(line)
+    while out and out[-1] == "":
+        out.pop()
+    return out
+
+
+# --------------------------------------------------------------------------- help
+
+_COMMANDS: Final[Sequence[tuple[str, str, str]]] = (
+    ("/gasto <valor> <despesa> [AAAA-MM]", "registra um gasto no mês", "/gasto 37,90 mercado"),
+    ("/despesa <nome> <valor> [dia <1-31>]", "cadastra uma despesa mensal",
+     "/despesa Aluguel 2.500 dia 10"),
+    ("/ajuste <despesa> <valor>", "muda o valor previsto de uma despesa", "/ajuste mercado 1.800"),
+    ("/aporte <valor> <meta>", "guarda dinheiro numa meta, pago por você, com a data de hoje",
+     "/aporte 500 Amsterdam"),
+    ("/meta <nome> <valor> [moeda] [até AAAA-MM-DD]", "cria uma meta com todos da casa",
+     "/meta Lua de mel 6000 EUR até 2028-06-01"),
+    ("/resumo [AAAA-MM]", "previsto e gasto por despesa no mês", "/resumo"),
+    ("/metas", "quanto cada meta já tem e quanto falta por mês", "/metas"),
+    ("/ajuda", "esta mensagem", "/ajuda"),
+)
+
+_FREE_TEXT_EXAMPLES: Final[Sequence[str]] = (
+    "registra R$ 200 a mais no mercado",
+    "aporta R$ 500 na meta de Amsterdam, eu paguei",
+    "quero uma meta de €6000 pra junho 2028, eu e Bruno",
+    "quanto já gastamos no mercado este mês?",
+)
+
+
+def _command_lines() -> list[str]:
+    lines = []
+    for form, does, example in _COMMANDS:
+        lines.append(f"• {form}: {does}")
+        if example != form:
+            lines.append(f"  Ex.: {example}")
+    return lines
+
+
+def help_text() -> str:
+    """What the bot understands, for /ajuda."""
+    return "\n".join([
+        "🤖 Eu cuido do dinheiro da casa: despesas do mês, renda e metas.",
+        "",
+        "Pode escrever normalmente, por exemplo:",
+        *(f"• “{example}”" for example in _FREE_TEXT_EXAMPLES),
+        "",
+        "Ou use os comandos:",
+        *_command_lines(),
+        "",
+        "Valores como 200, 37,90, 1.500,00, R$ 1.500,00 ou €6000; sem moeda, vale a moeda da casa.",
+        "Nada é gravado sem que alguém da casa toque em ✅ Confirmar.",
+        "Para entrar na casa: /entrar [nome].",
+    ])
+
+
+def no_model_text() -> str:
+    """Answer to free text when no language model is configured: the commands still work."""
+    return "\n".join([
+        "🤖 Ainda não sei conversar aqui (nenhum modelo de linguagem configurado),",
+        "mas os comandos funcionam:",
+        *_command_lines(),
+    ])
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def error_text(error: BaseException) -> str:
+    """A domain or parse error's own pt-BR message; anything else, a generic line that leaks nothing."""
+    if isinstance(error, DomainError | ParseError) and str(error).strip():
+        return f"⚠️ {str(error).strip()}"
+    return GENERIC_ERROR
