@@ -567,3 +567,38 @@ def error_text(error: BaseException) -> str:
     if isinstance(error, DomainError | ParseError) and str(error).strip():
         return f"⚠️ {str(error).strip()}"
     return GENERIC_ERROR
+
+
+# --------------------------------------------------------------------------- membership and answers
+
+
+def welcome_text(household: str, member: str, *, created: bool, joined: bool) -> str:
+    if created:
+        return (
+            f"🏠 Casa “{household}” criada, e {member} já é membro.\n"
+            "Quem mais for cuidar do dinheiro da casa: mande /entrar.\n"
+            "Comece cadastrando despesas (/despesa Aluguel 2.500 dia 10) ou veja /ajuda."
+        )
+    if joined:
+        return f"👋 {member} entrou na casa “{household}”."
+    return f"A casa “{household}” já está configurada, e {member} já é membro. Veja /ajuda."
+
+
+def joined_text(member: str, *, joined: bool) -> str:
+    return f"👋 {member} entrou na casa." if joined else f"{member} já é membro da casa."
+
+
+def not_started_text() -> str:
+    return "Esta conversa ainda não é uma casa. Mande /start para configurar."
+
+
+def join_hint_text() -> str:
+    return "Oi! Para eu entender seus pedidos, entre na casa com /entrar (ou /entrar <seu nome>)."
+
+
+def confirmed_answer() -> str:
+    return "✅ Confirmado."
+
+
+def cancelled_answer() -> str:
+    return "❌ Cancelado."

@@ -51,12 +51,13 @@ class UnknownName(DomainError):
     """A name that resolves to nothing; `known` lists what would have worked."""
 
     label = "Nome"
+    found = "encontrado"
     hint = ""
 
     def __init__(self, name: str, known: Iterable[str] = ()) -> None:
         self.name = name
         self.known = tuple(known)
-        super().__init__(f'{self.label} "{name}" não encontrado.{self.hint}{_known(self.known)}')
+        super().__init__(f'{self.label} "{name}" não {self.found}.{self.hint}{_known(self.known)}')
 
 
 class UnknownMember(UnknownName):
@@ -66,10 +67,12 @@ class UnknownMember(UnknownName):
 
 class UnknownExpense(UnknownName):
     label = "Despesa"
+    found = "encontrada"
 
 
 class UnknownGoal(UnknownName):
     label = "Meta"
+    found = "encontrada"
 
 
 class AmbiguousName(DomainError):

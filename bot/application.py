@@ -1,0 +1,96 @@
+"""The composition root: settings in, a running python-telegram-bot Application out."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from infra.db.engine import Database
+from infra.db.storage import SqlStorage
+from telegram.ext import AIORateLimiter, Application
+
+from bot import handlers
+from bot.service import HouseholdService
+from domain.agent.clock import Clock, utc_now
+from domain.agent.model import LanguageModel
+from domain.rates import DEFAULT_RATES, FixedRates
+from infra.settings import Settings
+
+log = logging.getLogger(__name__)
+
+SERVICES = "services"
+_DEFAULT: Any = object()
+
+
+@dataclass
+class Services:
+    database: Database
+    storage: SqlStorage
+    service: HouseholdService
+
+
+def default_model(settings: Settings) -> LanguageModel | None:
+    if not settings.llm_model:
+        return None
+    from infra.llm import LiteLLMModel
+
+    return LiteLLMModel(
+        settings.llm_model,
+        api_base=settings.llm_api_base,
+        api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
+        timeout=settings.llm_timeout,
+        num_retries=settings.llm_num_retries,
+        fallbacks=settings.llm_fallbacks,
+    )
+
+
+async def bootstrap(settings: Settings, *, model: LanguageModel | None = _DEFAULT,
+                    clock: Clock = utc_now) -> Services:
+    """Everything the bot needs, with production defaults that tests override."""
+    database = Database(settings.database_url)
+    storage = SqlStorage(database, clock=clock, ttl=timedelta(hours=settings.operation_ttl_hours))
+    rates = FixedRates(settings.exchange_rates) if settings.exchange_rates else DEFAULT_RATES
+    service = HouseholdService(
+        storage,
+        model=default_model(settings) if model is _DEFAULT else model,
+        clock=clock,
+        timezone=settings.household_timezone,
+        ttl=timedelta(hours=settings.operation_ttl_hours),
+        rates=rates,
+    )
+    return Services(database, storage, service)
+
+
+def build_application(settings: Settings, *, webhook: bool = False,
+                      model: LanguageModel | None = _DEFAULT, clock: Clock = utc_now) -> Application:
+    """A PTB Application whose services open in post_init and close in post_shutdown."""
+    assert settings.telegram_bot_token is not None
+    api = settings.telegram_api_base_url.rstrip("/")
+
+    async def post_init(app: Application) -> None:
+        services = await bootstrap(settings, model=model, clock=clock)
+        app.bot_data[SERVICES] = services
+        app.bot_data[handlers.SERVICE] = services.service
+        await app.bot.set_my_commands(handlers.MENU)
+
+    async def post_shutdown(app: Application) -> None:
+        services: Services | None = app.bot_data.get(SERVICES)
+        if services is not None:
+            await services.database.dispose()
+
+    builder = (
+        Application.builder()
+        .token(settings.telegram_bot_token.get_secret_value())
+        .base_url(f"{api}/bot")
+        .base_file_url(f"{api}/file/bot")
+        .rate_limiter(AIORateLimiter(max_retries=3))
+        .post_init(post_init)
+        .post_shutdown(post_shutdown)
+    )
+    if webhook:
+        builder = builder.updater(None)
+    app = builder.build()
+    handlers.register(app)
+    return app

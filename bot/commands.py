@@ -1,0 +1,78 @@
+"""The commands that need no model, read into the same tool calls the agent would make."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+from bot import parsing
+from domain.money import Period
+
+ToolCallArgs = tuple[str, dict[str, Any]]
+
+
+class _Marker:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+SENDER: Any = _Marker("SENDER")  # filled with the sender's member name
+EVERY_MEMBER: Any = _Marker("EVERY_MEMBER")  # /meta: every member of the household contributes
+
+
+def _money(parsed: parsing.ParsedAmount, currency: str) -> dict[str, Any]:
+    return {"amount": parsed.amount, "currency": parsed.currency or currency}
+
+
+def _period(value: tuple[int, int] | None, today: date) -> str:
+    return str(Period(*value)) if value else str(Period.of(today))
+
+
+def gasto(text: str, today: date, currency: str) -> ToolCallArgs:
+    spend = parsing.parse_gasto(text)
+    return "recordSpend", {"expense": spend.expense, "period": _period(spend.period, today),
+                           "amount": _money(spend.amount, currency)}
+
+
+def despesa(text: str, today: date, currency: str) -> ToolCallArgs:
+    expense = parsing.parse_despesa(text)
+    return "registerExpense", {"name": expense.name, "expected": _money(expense.expected, currency),
+                               "billingDay": expense.billing_day}
+
+
+def ajuste(text: str, today: date, currency: str) -> ToolCallArgs:
+    adjust = parsing.parse_ajuste(text)
+    return "adjustExpense", {"expense": adjust.expense,
+                             "newExpected": _money(adjust.new_expected, currency)}
+
+
+def aporte(text: str, today: date, currency: str) -> ToolCallArgs:
+    contribution = parsing.parse_aporte(text)
+    return "contributeToGoal", {"goal": contribution.goal, "paidBy": SENDER,
+                                "amount": _money(contribution.amount, currency),
+                                "date": today.isoformat()}
+
+
+def meta(text: str, today: date, currency: str) -> ToolCallArgs:
+    goal = parsing.parse_meta(text)
+    return "createGoal", {"name": goal.name, "target": _money(goal.target, currency),
+                          "contributors": EVERY_MEMBER,
+                          "deadline": goal.deadline.isoformat() if goal.deadline else None}
+
+
+WRITE_COMMANDS: dict[str, Callable[[str, date, str], ToolCallArgs]] = {
+    "gasto": gasto,
+    "despesa": despesa,
+    "ajuste": ajuste,
+    "aporte": aporte,
+    "meta": meta,
+}
+
+
+def resumo_period(text: str) -> Period | None:
+    value = parsing.parse_resumo(text)
+    return Period(*value) if value else None

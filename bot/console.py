@@ -1,0 +1,154 @@
+"""`household-bot console`: the same chat in a terminal, with the same services and no Telegram."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+
+from infra.db.migrate import upgrade
+
+from bot import rendering
+from bot.application import bootstrap
+from bot.commands import WRITE_COMMANDS, resumo_period
+from bot.parsing import CommandUsageError
+from bot.service import (
+    CANCEL,
+    CONFIRM,
+    Edit,
+    HouseholdService,
+    Outcome,
+    Preview,
+    Reply,
+    Speaker,
+    callback_data,
+)
+from domain.errors import DomainError
+from infra.settings import Settings
+
+CONSOLE_CHAT_ID = 1
+INTRO = """\
+household-bot no terminal. Escreva como no grupo do Telegram, por exemplo:
+  /gasto 37,90 mercado     /despesa Aluguel 2.500 dia 10     /resumo     /ajuda
+Trocar quem fala: /eu <nome>     Sair: /sair (ou Ctrl-D)
+"""
+
+
+class Console:
+    def __init__(self, service: HouseholdService, write: Callable[[str], None] = print) -> None:
+        self.service = service
+        self.write = write
+        self.speakers: dict[str, Speaker] = {}
+        self.speaker: Speaker | None = None
+        self.choices: dict[str, str] = {}  # "1" -> callback data
+        self.shown: dict[int, str] = {}  # message id -> operation id, for edits
+        self._next_choice = 1
+        self._next_message = 1
+
+    async def switch(self, name: str) -> None:
+        key = name.strip().casefold()
+        if key not in self.speakers:
+            self.speakers[key] = Speaker(user_id=len(self.speakers) + 1, first_name=name.strip())
+        self.speaker = self.speakers[key]
+        self.write(f"(agora falando: {self.speaker.first_name})")
+
+    async def handle(self, line: str) -> bool:
+        """One typed line; False when the person wants to leave."""
+        text = line.strip()
+        if not text:
+            return True
+        if text in ("/sair", "/quit", "/exit"):
+            return False
+        if text in self.choices:
+            await self._press(self.choices[text])
+            return True
+        command, _, rest = text.partition(" ")
+        name = command.lstrip("/").split("@")[0].lower() if command.startswith("/") else ""
+        if name == "eu":
+            await self.switch(rest or "Membro")
+            return True
+        if self.speaker is None:
+            await self.switch(rest or "Eu")
+        assert self.speaker is not None
+        try:
+            await self._dispatch(name, rest, text)
+        except (DomainError, CommandUsageError) as error:
+            self.write(rendering.error_text(error))
+        return True
+
+    async def _dispatch(self, name: str, rest: str, text: str) -> None:
+        assert self.speaker is not None
+        service, chat = self.service, CONSOLE_CHAT_ID
+        if name == "start":
+            self.write(await service.start(chat, "Casa no terminal", self.speaker))
+        elif name == "entrar":
+            self.write(await service.join(chat, self.speaker, rest or None))
+        elif name in ("ajuda", "help"):
+            self.write(rendering.help_text())
+        elif name in WRITE_COMMANDS:
+            self._show(await service.command(chat, self.speaker, name, rest))
+        elif name == "resumo":
+            self.write(await service.summary(chat, resumo_period(rest)))
+        elif name == "metas":
+            self.write(await service.goals(chat))
+        elif name:
+            self.write(f"Comando desconhecido: /{name}. Veja /ajuda.")
+        else:
+            self._show(await service.talk(chat, self.speaker, text))
+
+    def _show(self, outcomes: list[Outcome]) -> None:
+        for outcome in outcomes:
+            if isinstance(outcome, Reply):
+                self.write(outcome.text)
+            elif isinstance(outcome, Preview):
+                ok, no = str(self._next_choice), str(self._next_choice + 1)
+                self._next_choice += 2
+                self.choices[ok] = callback_data(CONFIRM, outcome.key)
+                self.choices[no] = callback_data(CANCEL, outcome.key)
+                message_id = self._next_message
+                self._next_message += 1
+                asyncio.get_running_loop().create_task(
+                    self.service.preview_posted(CONSOLE_CHAT_ID, outcome.operation_id, message_id))
+                self.write(f"{outcome.text}\n  [{ok}] ✅ Confirmar   [{no}] ❌ Cancelar")
+            elif isinstance(outcome, Edit):
+                self.write(outcome.text)
+
+    async def _press(self, data: str) -> None:
+        assert self.speaker is not None
+        result = await self.service.press(CONSOLE_CHAT_ID, self.speaker.user_id, data)
+        self.write(result.edit.text if result.edit is not None else result.answer)
+        if result.alert and result.edit is not None:
+            self.write(result.answer)
+
+
+async def _main(settings: Settings) -> int:
+    services = await bootstrap(settings)
+    console = Console(services.service)
+    print(INTRO)
+    if services.service.model is None:
+        print("(Sem LLM_MODEL: texto livre mostra os comandos; os comandos funcionam normalmente.)\n")
+    loop = asyncio.get_running_loop()
+    try:
+        while True:
+            line = await loop.run_in_executor(None, _read_line)
+            if line is None or not await console.handle(line):
+                break
+    finally:
+        await services.database.dispose()
+    return 0
+
+
+def _read_line() -> str | None:
+    try:
+        return input("> ")
+    except EOFError:
+        return None
+
+
+def run_console(settings: Settings) -> int:
+    upgrade(settings.database_url)
+    return asyncio.run(_main(settings))
+
+
+if __name__ == "__main__":
+    sys.exit(run_console(Settings()))

@@ -1,0 +1,212 @@
+"""Telegram handlers: parse the update, call the service, reply. Nothing else lives here."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from telegram import (
+    BotCommand,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Update,
+)
+from telegram.error import BadRequest
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from bot import rendering
+from bot.commands import WRITE_COMMANDS, resumo_period
+from bot.parsing import CommandUsageError
+from bot.service import (
+    CANCEL,
+    CONFIRM,
+    Edit,
+    HouseholdService,
+    Outcome,
+    Preview,
+    Reply,
+    Speaker,
+    callback_data,
+)
+from domain.errors import DomainError
+
+log = logging.getLogger(__name__)
+
+SERVICE = "service"
+PRESS_PATTERN = rf"^({CONFIRM}|{CANCEL}):"
+
+MENU = [
+    BotCommand("gasto", "Registrar um gasto: /gasto 37,90 mercado"),
+    BotCommand("despesa", "Cadastrar despesa: /despesa Aluguel 2.500 dia 10"),
+    BotCommand("ajuste", "Mudar o valor esperado: /ajuste mercado 1.800"),
+    BotCommand("aporte", "Aportar numa meta: /aporte 500 Amsterdam"),
+    BotCommand("meta", "Criar meta: /meta Viagem 6000 EUR até 2028-06-01"),
+    BotCommand("resumo", "Resumo do mês"),
+    BotCommand("metas", "Como estão as metas"),
+    BotCommand("entrar", "Entrar na casa"),
+    BotCommand("ajuda", "O que o bot entende"),
+]
+
+
+def service_of(context: ContextTypes.DEFAULT_TYPE) -> HouseholdService:
+    service: HouseholdService = context.bot_data[SERVICE]
+    return service
+
+
+def speaker_of(update: Update) -> Speaker:
+    user = update.effective_user
+    assert user is not None
+    return Speaker(user.id, user.first_name or "Membro")
+
+
+def keyboard(key: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton("✅ Confirmar", callback_data=callback_data(CONFIRM, key)),
+        InlineKeyboardButton("❌ Cancelar", callback_data=callback_data(CANCEL, key)),
+    ]])
+
+
+async def deliver(context: ContextTypes.DEFAULT_TYPE, chat_id: int, outcomes: list[Outcome]) -> None:
+    """Sends replies and previews (remembering each preview's message) and applies edits."""
+    service = service_of(context)
+    for outcome in outcomes:
+        if isinstance(outcome, Reply):
+            await context.bot.send_message(chat_id, outcome.text)
+        elif isinstance(outcome, Preview):
+            message = await context.bot.send_message(chat_id, outcome.text, reply_markup=keyboard(outcome.key))
+            await service.preview_posted(chat_id, outcome.operation_id, message.message_id)
+        elif isinstance(outcome, Edit):
+            await edit(context, chat_id, outcome)
+
+
+async def edit(context: ContextTypes.DEFAULT_TYPE, chat_id: int, change: Edit) -> None:
+    try:
+        await context.bot.edit_message_text(change.text, chat_id=chat_id, message_id=change.message_id,
+                                            reply_markup=None)
+    except BadRequest as error:
+        # A redelivered press edits to the same final text: nothing to change is fine.
+        if "message is not modified" not in str(error).lower():
+            raise
+
+
+def chat_id_of(update: Update) -> int:
+    chat = update.effective_chat
+    assert chat is not None
+    return chat.id
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start: sets the chat up as a household and registers the sender."""
+    chat = update.effective_chat
+    assert chat is not None
+    text = await service_of(context).start(chat.id, chat.title or chat.first_name, speaker_of(update))
+    await context.bot.send_message(chat.id, text)
+
+
+async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/entrar [nome]: registers the sender as a member."""
+    name = " ".join(context.args or []).strip() or None
+    text = await service_of(context).join(chat_id_of(update), speaker_of(update), name)
+    await context.bot.send_message(chat_id_of(update), text)
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/ajuda: what the bot understands."""
+    await context.bot.send_message(chat_id_of(update), rendering.help_text())
+
+
+async def write_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/gasto, /despesa, /ajuste, /aporte, /meta: a preview without any model."""
+    message = update.effective_message
+    assert message is not None and message.text is not None
+    command = message.text.split()[0].lstrip("/").split("@")[0].lower()
+    text = " ".join(context.args or [])
+    outcomes = await service_of(context).command(chat_id_of(update), speaker_of(update), command, text)
+    await deliver(context, chat_id_of(update), outcomes)
+
+
+async def summary(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/resumo [AAAA-MM]: the month's expected and actual per expense."""
+    try:
+        period = resumo_period(" ".join(context.args or []))
+    except CommandUsageError as usage:
+        await context.bot.send_message(chat_id_of(update), str(usage))
+        return
+    text = await service_of(context).summary(chat_id_of(update), period)
+    await context.bot.send_message(chat_id_of(update), text)
+
+
+async def goals(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/metas: every goal's progress."""
+    await context.bot.send_message(chat_id_of(update), await service_of(context).goals(chat_id_of(update)))
+
+
+async def text_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A member's free text goes to the agent."""
+    message = update.effective_message
+    assert message is not None and message.text is not None
+    await context.bot.send_chat_action(chat_id_of(update), "typing")
+    outcomes = await service_of(context).talk(chat_id_of(update), speaker_of(update), message.text)
+    await deliver(context, chat_id_of(update), outcomes)
+
+
+async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """✅ Confirmar / ❌ Cancelar, and any other callback data (refused)."""
+    query = update.callback_query
+    assert query is not None and query.from_user is not None
+    message = query.message
+    if message is None:
+        await query.answer(rendering.unknown_operation_alert(), show_alert=True)
+        return
+    result = await service_of(context).press(message.chat.id, query.from_user.id, query.data)
+    try:
+        await query.answer(result.answer, show_alert=result.alert)
+    except BadRequest as error:
+        # "query is too old": the write (if any) is already committed; the edit below still shows it.
+        log.info("callback answer failed: %s", error)
+    if result.edit is not None:
+        await edit(context, message.chat.id, result.edit)
+
+
+async def refuse_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Callback data that is not ours: an alert, and nothing else."""
+    query = update.callback_query
+    assert query is not None
+    log.warning("refused malformed callback data from user %s", query.from_user.id if query.from_user else None)
+    await query.answer(rendering.unknown_operation_alert(), show_alert=True)
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """One place for what escapes a handler: a pt-BR line for the person, the details in the log."""
+    error = context.error
+    if isinstance(error, DomainError | CommandUsageError):
+        text = rendering.error_text(error)
+    else:
+        log.error("handler failed", exc_info=error)
+        text = rendering.error_text(RuntimeError())
+    if isinstance(update, Update):
+        if update.callback_query is not None:
+            with contextlib.suppress(BadRequest):
+                await update.callback_query.answer(text[:190], show_alert=True)
+        elif update.effective_chat is not None:
+            await context.bot.send_message(update.effective_chat.id, text)
+
+
+def register(app: Application) -> None:
+    app.add_handler(CommandHandler("start", start))
+    app.add_handler(CommandHandler("entrar", join))
+    app.add_handler(CommandHandler(["ajuda", "help"], help_command))
+    app.add_handler(CommandHandler(list(WRITE_COMMANDS), write_command))
+    app.add_handler(CommandHandler("resumo", summary))
+    app.add_handler(CommandHandler("metas", goals))
+    app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, text_message))
+    app.add_handler(CallbackQueryHandler(press, pattern=PRESS_PATTERN))
+    app.add_handler(CallbackQueryHandler(refuse_press))
+    app.add_error_handler(on_error)

@@ -1,0 +1,12 @@
+"""`household-bot polling`: long polling, for local use."""
+
+from __future__ import annotations
+
+from bot.application import build_application
+from infra.settings import Settings
+
+
+def run_polling(settings: Settings) -> int:
+    app = build_application(settings)
+    app.run_polling(allowed_updates=["message", "callback_query"], drop_pending_updates=False)
+    return 0

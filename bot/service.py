@@ -1,0 +1,388 @@
+"""The household as the bot sees it: chats, members, the agent, commands and button presses.
+
+Handlers and the console call this and render what it returns; it never talks to Telegram.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from bot import commands, rendering
+from bot.parsing import CommandUsageError
+from bot.ports import ChatLink, Storage
+from domain.agent.chat import AgentChat, AgentReply
+from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
+from domain.agent.model import LanguageModel
+from domain.agent.operations import DEFAULT_TTL, Operation, OperationLog, OperationStatus
+from domain.agent.prompt import system_prompt
+from domain.agent.receipts import ToolReceipt
+from domain.agent.tools import (
+    AdjustExpenseTool,
+    BudgetTool,
+    ContributeToGoalTool,
+    CreateGoalTool,
+    FeasibilityTool,
+    GoalTool,
+    RecordSpendTool,
+    RegisterExpenseTool,
+    SetIncomeTool,
+    Tool,
+    WriteTool,
+)
+from domain.agent.tools.goals import goal_report
+from domain.agent.working_memory import working_memory
+from domain.budget import Budget
+from domain.errors import DomainError, DuplicateName, OperationClosed
+from domain.household import Household, Member
+from domain.money import Period
+from domain.rates import DEFAULT_RATES, ExchangeRates
+
+log = logging.getLogger(__name__)
+
+CONFIRM = "ok"
+CANCEL = "no"
+CALLBACK_SEPARATOR = ":"
+NON_MEMBER_HINT_EVERY = timedelta(minutes=30)
+
+
+@dataclass(frozen=True)
+class Speaker:
+    user_id: int
+    first_name: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A preview to post with Confirmar/Cancelar; `key` goes into the buttons' callback data."""
+
+    operation_id: str
+    key: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A posted preview whose message now shows its outcome, without buttons."""
+
+    message_id: int
+    text: str
+
+
+Outcome = Reply | Preview | Edit
+
+
+@dataclass(frozen=True)
+class PressResult:
+    answer: str
+    alert: bool = False
+    edit: Edit | None = None
+
+
+def callback_data(action: str, key: str) -> str:
+    return f"{action}{CALLBACK_SEPARATOR}{key}"
+
+
+@dataclass
+class ChatContext:
+    chat_id: int
+    link: ChatLink
+    household: Household
+    operations: OperationLog
+    tools: list[Tool]
+
+    def tool(self, name: str) -> Tool:
+        return next(t for t in self.tools if t.name == name)
+
+
+class HouseholdService:
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        model: LanguageModel | None = None,
+        clock: Clock = utc_now,
+        timezone: str = DEFAULT_TIMEZONE,
+        ttl: timedelta = DEFAULT_TTL,
+        rates: ExchangeRates = DEFAULT_RATES,
+        default_currency: str = "BRL",
+    ) -> None:
+        self.storage = storage
+        self.model = model
+        self.clock = clock
+        self.timezone = timezone
+        self.ttl = ttl
+        self.rates = rates
+        self.default_currency = default_currency
+        self._hinted: dict[tuple[int, int], Any] = {}
+
+    # -- membership ------------------------------------------------------------------------
+
+    async def start(self, chat_id: int, title: str | None, speaker: Speaker) -> str:
+        """Sets the chat up as a household (once) and registers the sender."""
+        link = await self.storage.directory.household_of_chat(chat_id)
+        created = link is None
+        if link is None:
+            household = Household.create(title or "Nossa casa", self.default_currency)
+            budget = Budget.create(self.default_currency, household_id=household.id)
+            await self.storage.households.save(household)
+            await self.storage.budgets.save(budget)
+            await self.storage.directory.link_chat(chat_id, household.id, budget.id)
+            link = ChatLink(household.id, budget.id)
+        member, joined = await self._ensure_member(chat_id, link, speaker, speaker.first_name)
+        household = await self.storage.households.load(link.household_id)
+        return rendering.welcome_text(household.name, member.name, created=created, joined=joined)
+
+    async def join(self, chat_id: int, speaker: Speaker, name: str | None) -> str:
+        link = await self.storage.directory.household_of_chat(chat_id)
+        if link is None:
+            return rendering.not_started_text()
+        member, joined = await self._ensure_member(chat_id, link, speaker, name or speaker.first_name)
+        return rendering.joined_text(member.name, joined=joined)
+
+    async def _ensure_member(self, chat_id: int, link: ChatLink, speaker: Speaker,
+                             name: str) -> tuple[Member, bool]:
+        household = await self.storage.households.load(link.household_id)
+        member_id = await self.storage.directory.member_of_user(chat_id, speaker.user_id)
+        if member_id is not None:
+            return household.member_by_id(member_id), False
+        try:
+            member = household.add_member(name)
+        except DuplicateName:
+            raise DuplicateName(name, "outro membro; use /entrar <outro nome>") from None
+        await self.storage.households.save(household)
+        await self.storage.directory.link_member(chat_id, speaker.user_id, member.id)
+        return member, True
+
+    async def member(self, chat_id: int, user_id: int) -> Member | None:
+        link = await self.storage.directory.household_of_chat(chat_id)
+        if link is None:
+            return None
+        member_id = await self.storage.directory.member_of_user(chat_id, user_id)
+        if member_id is None:
+            return None
+        household = await self.storage.households.load(link.household_id)
+        return household.member_by_id(member_id)
+
+    # -- the agent ---------------------------------------------------------------------------
+
+    async def talk(self, chat_id: int, speaker: Speaker, text: str) -> list[Outcome]:
+        """A member's free text goes to the agent; previews come back as their own messages."""
+        context = await self._context(chat_id)
+        if context is None:
+            return []
+        member = await self._member_of(context, speaker.user_id)
+        if member is None:
+            return [Reply(rendering.join_hint_text())] if self._should_hint(chat_id, speaker) else []
+        if self.model is None:
+            return [Reply(rendering.no_model_text())]
+        chat = AgentChat.create(
+            self.model, context.tools, operations=context.operations,
+            conversations=self.storage.conversations, conversation_id=self._scope(chat_id),
+            system_prompt=await self._prompt(context),
+        )
+        reply = await chat.send(text, sender=member.name)
+        return await self._outcomes(context, reply)
+
+    async def _prompt(self, context: ChatContext) -> str:
+        budget = await self.storage.budgets.load(context.link.budget_id)
+        goals = await self.storage.goals.list(context.link.household_id)
+        today = local_today(self.clock, self.timezone)
+        return system_prompt(working_memory(context.household, budget, goals, today))
+
+    async def _outcomes(self, context: ChatContext, reply: AgentReply) -> list[Outcome]:
+        outcomes: list[Outcome] = [Reply(reply.text)] if reply.text.strip() else []
+        latest: dict[str, ToolReceipt] = {}
+        for receipt in reply.receipts:
+            latest.pop(receipt.operation_id, None)
+            latest[receipt.operation_id] = receipt
+        for receipt in latest.values():
+            operation = await context.operations.get(receipt.operation_id)
+            if operation is None:
+                continue
+            if not receipt.confirmed:
+                outcomes.append(self._preview(operation))
+            elif receipt.persisted and operation.message_id is not None:
+                outcomes.append(Edit(operation.message_id, rendering.confirmed_text(
+                    operation.tool, operation.preview, operation.decided_by)))
+        return outcomes
+
+    @staticmethod
+    def _preview(operation: Operation) -> Preview:
+        return Preview(operation.operation_id, operation.key,
+                       rendering.preview_text(operation.tool, operation.preview))
+
+    # -- commands without a model -----------------------------------------------------------
+
+    async def command(self, chat_id: int, speaker: Speaker, command: str, text: str) -> list[Outcome]:
+        """A write command's preview, through the same tool and log as the agent, with a minted id."""
+        context = await self._context(chat_id)
+        if context is None:
+            return [Reply(rendering.not_started_text())]
+        member = await self._member_of(context, speaker.user_id)
+        if member is None:
+            return [Reply(rendering.join_hint_text())]
+        try:
+            tool_name, arguments = commands.WRITE_COMMANDS[command](
+                text, self.today(), context.household.currency)
+        except CommandUsageError as usage:
+            return [Reply(str(usage))]
+        tool = context.tool(tool_name)
+        assert isinstance(tool, WriteTool)
+        arguments = {key: (member.name if value is commands.SENDER else value)
+                     for key, value in arguments.items()}
+        if arguments.get("contributors") is commands.EVERY_MEMBER:
+            arguments["contributors"] = [m.name for m in context.household.members]
+        operation_id = f"cmd-{secrets.token_hex(6)}"
+        try:
+            receipt = await tool.run(tool.parse({**arguments, "operationId": operation_id}))
+        except DomainError as error:
+            return [Reply(rendering.error_text(error))]
+        operation = await context.operations.get(receipt.operation_id)
+        assert operation is not None
+        return [self._preview(operation)]
+
+    def today(self) -> Any:
+        return local_today(self.clock, self.timezone)
+
+    async def summary(self, chat_id: int, period: Period | None) -> str:
+        context = await self._context(chat_id)
+        if context is None:
+            return rendering.not_started_text()
+        period = period or Period.of(self.today())
+        tool = context.tool("budgetStatus")
+        assert isinstance(tool, BudgetTool)
+        return rendering.budget_summary(await tool.budget_status(period=str(period)))
+
+    async def goals(self, chat_id: int) -> str:
+        context = await self._context(chat_id)
+        if context is None:
+            return rendering.not_started_text()
+        goals = await self.storage.goals.list(context.link.household_id)
+        today = self.today()
+        return rendering.goals_summary([goal_report(g, today, self.rates) for g in goals])
+
+    # -- buttons -----------------------------------------------------------------------------
+
+    async def preview_posted(self, chat_id: int, operation_id: str, message_id: int) -> None:
+        await self.storage.operations(self._scope(chat_id)).attach_message(operation_id, message_id)
+
+    async def press(self, chat_id: int, user_id: int, data: str | None) -> PressResult:
+        """A Confirmar/Cancelar press. Callback data is hostile until it names a pending operation
+        of this very chat, and only a member of this chat's household may press."""
+        action, _, key = (data or "").partition(CALLBACK_SEPARATOR)
+        if action not in (CONFIRM, CANCEL) or not key or len(key) > 32:
+            log.warning("refused malformed callback data in chat %s from user %s", chat_id, user_id)
+            return PressResult(rendering.unknown_operation_alert(), alert=True)
+        context = await self._context(chat_id)
+        member = await self._member_of(context, user_id) if context is not None else None
+        if context is None or member is None:
+            log.warning("refused a press by non-member %s in chat %s", user_id, chat_id)
+            return PressResult(rendering.not_a_member_alert(), alert=True)
+        operation = await context.operations.get_by_key(key)
+        if operation is None:
+            log.warning("refused unknown operation key in chat %s from user %s", chat_id, user_id)
+            return PressResult(rendering.unknown_operation_alert(), alert=True)
+        if action == CANCEL:
+            return await self._cancel(context, operation, member)
+        return await self._confirm(context, operation, member)
+
+    async def _confirm(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
+        chat = AgentChat.create(_NoModel(), context.tools, operations=context.operations)
+        try:
+            receipt = await chat.confirm(operation.operation_id, by=member.name)
+        except OperationClosed as closed:
+            current = await context.operations.get(operation.operation_id) or operation
+            return PressResult(rendering.error_text(closed), alert=True,
+                               edit=self._final_edit(current))
+        except DomainError as error:
+            return PressResult(rendering.error_text(error), alert=True)
+        current = await context.operations.get(operation.operation_id) or operation
+        answer = rendering.confirmed_answer() if receipt.persisted else rendering.already_confirmed_alert()
+        return PressResult(answer, edit=self._final_edit(current))
+
+    async def _cancel(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
+        current = await context.operations.cancel(operation.operation_id, cancelled_by=member.name)
+        if current.status is OperationStatus.CONFIRMED:
+            return PressResult(rendering.already_confirmed_alert(), alert=True,
+                               edit=self._final_edit(current))
+        return PressResult(rendering.cancelled_answer(), edit=self._final_edit(current))
+
+    @staticmethod
+    def _final_edit(operation: Operation) -> Edit | None:
+        if operation.message_id is None:
+            return None
+        tool, preview, by = operation.tool, operation.preview, operation.decided_by
+        if operation.status is OperationStatus.CONFIRMED:
+            text = rendering.confirmed_text(tool, preview, by)
+        elif operation.status is OperationStatus.CANCELLED:
+            text = rendering.cancelled_text(tool, preview, by)
+        elif operation.status is OperationStatus.EXPIRED:
+            text = rendering.expired_text(tool, preview)
+        else:
+            return None
+        return Edit(operation.message_id, text)
+
+    # -- wiring ------------------------------------------------------------------------------
+
+    @staticmethod
+    def _scope(chat_id: int) -> str:
+        return f"chat:{chat_id}"
+
+    async def _context(self, chat_id: int) -> ChatContext | None:
+        link = await self.storage.directory.household_of_chat(chat_id)
+        if link is None:
+            return None
+        household = await self.storage.households.load(link.household_id)
+        operations = self.storage.operations(self._scope(chat_id))
+        return ChatContext(chat_id, link, household, operations,
+                           self._tools(link, household, operations))
+
+    def _tools(self, link: ChatLink, household: Household, operations: OperationLog) -> list[Tool]:
+        budgets, goals = self.storage.budgets, self.storage.goals
+        return [
+            RecordSpendTool.create(budget_repo=budgets, budget_id=link.budget_id, operations=operations),
+            RegisterExpenseTool.create(budget_repo=budgets, budget_id=link.budget_id, operations=operations),
+            AdjustExpenseTool.create(budget_repo=budgets, budget_id=link.budget_id, operations=operations),
+            SetIncomeTool.create(budget_repo=budgets, budget_id=link.budget_id, operations=operations),
+            ContributeToGoalTool.create(goal_repo=goals, household_id=link.household_id,
+                                        operations=operations),
+            CreateGoalTool.create(goal_repo=goals, household=household, operations=operations,
+                                  now=self.clock, timezone=self.timezone, rates=self.rates),
+            BudgetTool.create(budget_repo=budgets, budget_id=link.budget_id),
+            GoalTool.create(goal_repo=goals, household_id=link.household_id, now=self.clock,
+                            timezone=self.timezone, rates=self.rates),
+            FeasibilityTool.create(budget_repo=budgets, budget_id=link.budget_id, goal_repo=goals,
+                                   household_id=link.household_id, now=self.clock,
+                                   timezone=self.timezone, rates=self.rates),
+        ]
+
+    async def _member_of(self, context: ChatContext, user_id: int) -> Member | None:
+        member_id = await self.storage.directory.member_of_user(context.chat_id, user_id)
+        if member_id is None:
+            return None
+        return next((m for m in context.household.members if m.id == member_id), None)
+
+    def _should_hint(self, chat_id: int, speaker: Speaker) -> bool:
+        now = self.clock()
+        last = self._hinted.get((chat_id, speaker.user_id))
+        if last is not None and now - last < NON_MEMBER_HINT_EVERY:
+            return False
+        self._hinted[(chat_id, speaker.user_id)] = now
+        return True
+
+
+class _NoModel:
+    """Buttons confirm without a model; the chat is only used for its confirmer."""
+
+    async def complete(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        raise AssertionError("a button press never calls the model")

@@ -1,0 +1,178 @@
+"""`household-bot webhook`: Starlette + uvicorn, with a durable inbox in front of the handlers.
+
+An update is stored (unique by update_id) before Telegram gets its 200, so a crash loses
+nothing and a redelivery is acknowledged and ignored. Dispatchers in every worker process claim
+updates from the inbox: only the oldest unfinished update of a chat can be claimed, so each
+chat's updates run in order, while different chats run concurrently. A claim is a lease; a
+worker that dies leaves it to expire, and another worker picks the update up again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import os
+import secrets
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from typing import Any
+
+import uvicorn
+from infra.db.inbox import InboxItem, UpdateInbox
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+from telegram import Update
+from telegram.ext import Application
+
+from bot.application import SERVICES, Services, build_application
+from infra.settings import Settings
+
+log = logging.getLogger(__name__)
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+WEBHOOK_PATH = "/telegram/webhook"
+LEASE = timedelta(seconds=90)
+IDLE_POLL_SECONDS = 0.5
+MAX_CONCURRENT_UPDATES = 256
+
+
+def chat_of(update: dict[str, Any]) -> int:
+    """The chat an update belongs to, for per-chat ordering (0 when it has none)."""
+    for kind in ("message", "edited_message", "channel_post", "my_chat_member", "chat_member"):
+        chat = (update.get(kind) or {}).get("chat")
+        if isinstance(chat, dict) and isinstance(chat.get("id"), int):
+            return int(chat["id"])
+    query = update.get("callback_query") or {}
+    chat = (query.get("message") or {}).get("chat") or {}
+    if isinstance(chat.get("id"), int):
+        return int(chat["id"])
+    user = query.get("from") or {}
+    return int(user["id"]) if isinstance(user.get("id"), int) else 0
+
+
+class Dispatcher:
+    """Claims updates from the inbox and runs them through PTB, one task per update."""
+
+    def __init__(self, app: Application, inbox: UpdateInbox) -> None:
+        self.app = app
+        self.inbox = inbox
+        self.owner = f"{os.getpid()}-{secrets.token_hex(4)}"
+        self.wake = asyncio.Event()
+        self._slots = asyncio.Semaphore(MAX_CONCURRENT_UPDATES)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._loop: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._loop = asyncio.create_task(self._run(), name="inbox-dispatcher")
+
+    async def stop(self) -> None:
+        if self._loop is not None:
+            self._loop.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._loop
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=10)
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self._slots.acquire()
+                item = await self.inbox.claim(self.owner, LEASE)
+            except Exception:
+                self._slots.release()
+                log.exception("inbox claim failed")
+                await asyncio.sleep(IDLE_POLL_SECONDS)
+                continue
+            if item is None:
+                self._slots.release()
+                self.wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), IDLE_POLL_SECONDS)
+                continue
+            task = asyncio.create_task(self._process(item), name=f"update-{item.update_id}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _process(self, item: InboxItem) -> None:
+        keepalive = asyncio.create_task(self._keep_lease(item))
+        try:
+            update = Update.de_json(item.payload, self.app.bot)
+            # PTB hands handler errors to the error handler; nothing escapes here but bugs.
+            await self.app.process_update(update)
+        except Exception:
+            log.exception("update %s failed", item.update_id)
+        finally:
+            keepalive.cancel()
+            try:
+                await self.inbox.done(item.update_id, self.owner)
+            except Exception:
+                log.exception("could not mark update %s done; its lease will expire", item.update_id)
+            self._slots.release()
+            self.wake.set()
+
+    async def _keep_lease(self, item: InboxItem) -> None:
+        while True:
+            await asyncio.sleep(LEASE.total_seconds() / 3)
+            await self.inbox.extend(item.update_id, self.owner, LEASE)
+
+
+def create_app(settings: Settings, **overrides: Any) -> Starlette:
+    """The webhook server; `overrides` (model=, clock=) reach the composition root in tests."""
+    assert settings.webhook_secret is not None
+    secret = settings.webhook_secret.get_secret_value().encode()
+    ptb = build_application(settings, webhook=True, **overrides)
+    state: dict[str, Any] = {}
+
+    async def receive(request: Request) -> Response:
+        given = request.headers.get(SECRET_HEADER, "").encode()
+        if not hmac.compare_digest(given, secret):
+            log.warning("refused a webhook request with a wrong or missing secret")
+            return PlainTextResponse("forbidden", status_code=403)
+        try:
+            payload = json.loads(await request.body())
+            update_id = int(payload["update_id"])
+        except (ValueError, KeyError, TypeError):
+            return PlainTextResponse("bad update", status_code=400)
+        inbox: UpdateInbox = state["inbox"]
+        fresh = await inbox.record(update_id, chat_of(payload), payload)
+        if fresh:
+            state["dispatcher"].wake.set()
+        return JSONResponse({"ok": True})
+
+    async def health(request: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await ptb.initialize()
+        await ptb.post_init(ptb)  # type: ignore[misc]
+        services: Services = ptb.bot_data[SERVICES]
+        state["inbox"] = UpdateInbox(services.database)
+        if settings.webhook_url:
+            await ptb.bot.set_webhook(settings.webhook_url, secret_token=settings.webhook_secret.get_secret_value()  # type: ignore[union-attr]
+                                      , allowed_updates=["message", "callback_query"])
+        await ptb.start()
+        dispatcher = Dispatcher(ptb, state["inbox"])
+        state["dispatcher"] = dispatcher
+        dispatcher.start()
+        try:
+            yield
+        finally:
+            await dispatcher.stop()
+            await ptb.stop()
+            await ptb.post_shutdown(ptb)  # type: ignore[misc]
+            await ptb.shutdown()
+
+    return Starlette(routes=[Route(WEBHOOK_PATH, receive, methods=["POST"]),
+                             Route("/healthz", health, methods=["GET"])], lifespan=lifespan)
+
+
+def run_webhook(settings: Settings) -> int:
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info",
+                access_log=False)
+    return 0
