@@ -31,6 +31,7 @@ from domain.agent.operations import (
     Operation,
     OperationLog,
     OperationStatus,
+    check_can_propose,
     fingerprint,
 )
 from domain.agent.receipts import ToolReceipt
@@ -192,6 +193,10 @@ class WriteTool(Tool[W]):
             and existing.receipt is not None
         ):
             return existing.receipt.repeated()
+        if existing is not None:
+            # A decided operation is a conflict (or closed) before any check of the new
+            # arguments: "Aluguel already exists" would hide that the id was reused.
+            check_can_propose(existing, digest)
         wants_write = args.confirm and not force_preview
         if (
             not wants_write

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
 from domain.agent.operations import OperationLog
 from domain.agent.receipts import ToolReceipt
@@ -20,6 +20,16 @@ from domain.agent.tools.base import (
 from domain.errors import InvalidMoney
 from domain.money import Money, Period
 from domain.ports import BudgetRepository
+
+
+def _refuse_bool(value: Any) -> Any:
+    # pydantic would read true as 1: a due day the member never gave.
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} não é um dia do mês")
+    return value
+
+
+BillingDay = Annotated[int, BeforeValidator(_refuse_bool)]
 
 
 def positive(money: MoneyArg, what: str) -> Money:
@@ -76,7 +86,7 @@ class RegisterExpenseArgs(WriteArgs):
     name: str = Field(description="Name of the new recurring expense, e.g. 'Aluguel'.")
     expected: MoneyArg = Field(description="Expected monthly amount.")
     category: str | None = Field(default=None, description="Optional category, e.g. 'Moradia'.")
-    billing_day: int | None = Field(default=None, description="Optional due day of the month, 1-31.")
+    billing_day: BillingDay | None = Field(default=None, description="Optional due day of the month, 1-31.")
     payment_method: str | None = Field(default=None, description="Optional, e.g. 'Pix', 'cartão'.")
     aliases: list[str] | None = Field(default=None, description="Other names for it, e.g. ['supermercado'].")
 
