@@ -301,9 +301,12 @@ class HouseholdService:
         try:
             receipt = await chat.confirm(operation.operation_id, by=member.name)
         except OperationClosed as closed:
+            # The domain's message speaks to the model (operation ids, "operationId"); a person
+            # pressing a button gets the alert written for them.
             current = await context.operations.get(operation.operation_id) or operation
-            return PressResult(rendering.error_text(closed), alert=True,
-                               edit=self._final_edit(current))
+            alert = (rendering.expired_alert() if closed.status == OperationStatus.EXPIRED
+                     else rendering.already_cancelled_alert())
+            return PressResult(alert, alert=True, edit=self._final_edit(current))
         except DomainError as error:
             return PressResult(rendering.error_text(error), alert=True)
         current = await context.operations.get(operation.operation_id) or operation

@@ -1,0 +1,880 @@
+"""HouseholdService (contract §5 and §6) over in-memory storage: membership, commands without a
+model, button presses and their security, and the agent path with a scripted model.
+
+Everything runs in memory with a fixed clock (2026-06-15 12:00 UTC, 09:00 in São Paulo). What a
+test says was written it reads back through the repositories; "writes nothing" is the count of
+repository saves, and "proposes nothing" the count of operations offered to the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from bot import rendering
+from bot.service import (
+    CANCEL,
+    CONFIRM,
+    Edit,
+    HouseholdService,
+    Outcome,
+    PressResult,
+    Preview,
+    Reply,
+    Speaker,
+    callback_data,
+)
+from domain.agent.model import FailureKind
+from domain.agent.operations import InMemoryOperationLog, Operation, OperationStatus
+from domain.budget import Budget
+from domain.errors import DomainError, DuplicateName
+from domain.goals import Goal
+from domain.household import Household
+from domain.money import Money, Period
+from tests.fakes.scripted_model import ScriptedModel, call, fail, say
+from tests.fakes.storage import InMemoryStorage
+
+NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
+TTL = timedelta(hours=48)
+CHAT = -1001
+OTHER_CHAT = -2002
+GROUP = "Casa Ana & Bruno"
+ANA = Speaker(1, "Ana")
+BRUNO = Speaker(2, "Bruno")
+BIA = Speaker(3, "Beatriz")
+CARLA = Speaker(4, "Carla")
+STRANGER = Speaker(99, "Zé")
+JUNE = Period(2026, 6)
+MAY = Period(2026, 5)
+
+
+class Clock:
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, delta: timedelta) -> None:
+        self.now += delta
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(NOW)
+
+
+@pytest.fixture
+def storage(clock: Clock) -> InMemoryStorage:
+    return InMemoryStorage(clock=clock, ttl=TTL)
+
+
+@pytest.fixture
+def service(storage: InMemoryStorage, clock: Clock) -> HouseholdService:
+    return HouseholdService(storage, model=None, clock=clock, ttl=TTL)
+
+
+@pytest.fixture
+def proposed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[Operation]]:
+    """Every operation offered to any in-memory log during the test (a preview or a replacement)."""
+    offered: list[Operation] = []
+    original = InMemoryOperationLog.propose
+
+    async def spy(self: InMemoryOperationLog, operation: Operation) -> Operation:
+        offered.append(operation)
+        return await original(self, operation)
+
+    monkeypatch.setattr(InMemoryOperationLog, "propose", spy)
+    yield offered
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def saves(storage: InMemoryStorage) -> int:
+    """Every write the repositories took: households, budgets and goals."""
+    return storage.households.saves + storage.budgets.saves + storage.goals.saves
+
+
+async def household(storage: InMemoryStorage, chat: int = CHAT) -> Household:
+    link = await storage.directory.household_of_chat(chat)
+    assert link is not None
+    return await storage.households.load(link.household_id)
+
+
+async def budget(storage: InMemoryStorage, chat: int = CHAT) -> Budget:
+    link = await storage.directory.household_of_chat(chat)
+    assert link is not None
+    return await storage.budgets.load(link.budget_id)
+
+
+async def goals(storage: InMemoryStorage, chat: int = CHAT) -> list[Goal]:
+    link = await storage.directory.household_of_chat(chat)
+    assert link is not None
+    return await storage.goals.list(link.household_id)
+
+
+async def actual(storage: InMemoryStorage, expense: str, period: Period = JUNE) -> Decimal:
+    return (await budget(storage)).find_by_name(expense).actual_for(period).amount
+
+
+async def stored_operation(storage: InMemoryStorage, operation_id: str) -> Operation:
+    for log in storage.logs.values():
+        found = await log.get(operation_id)
+        if found is not None:
+            return found
+    raise AssertionError(f"no operation {operation_id!r} in any log")
+
+
+def only_preview(outcomes: list[Outcome]) -> Preview:
+    assert len(outcomes) == 1, outcomes
+    preview = outcomes[0]
+    assert isinstance(preview, Preview), preview
+    return preview
+
+
+def only_reply(outcomes: list[Outcome]) -> str:
+    assert len(outcomes) == 1, outcomes
+    reply = outcomes[0]
+    assert isinstance(reply, Reply), reply
+    return reply.text
+
+
+def ok(preview: Preview) -> str:
+    return callback_data(CONFIRM, preview.key)
+
+
+def no(preview: Preview) -> str:
+    return callback_data(CANCEL, preview.key)
+
+
+async def couple(service: HouseholdService, chat: int = CHAT) -> None:
+    """Ana sets the group up; Bruno joins."""
+    await service.start(chat, GROUP, ANA)
+    await service.join(chat, BRUNO, None)
+
+
+async def confirmed(service: HouseholdService, speaker: Speaker, command: str, text: str,
+                    chat: int = CHAT) -> PressResult:
+    preview = only_preview(await service.command(chat, speaker, command, text))
+    result = await service.press(chat, speaker.user_id, ok(preview))
+    assert not result.alert, result
+    return result
+
+
+async def with_mercado(service: HouseholdService) -> None:
+    """Ana and Bruno, and a confirmed `/despesa Mercado 1.500`."""
+    await couple(service)
+    await confirmed(service, ANA, "despesa", "Mercado 1.500")
+
+
+async def spend_preview(service: HouseholdService) -> Preview:
+    await with_mercado(service)
+    return only_preview(await service.command(CHAT, ANA, "gasto", "37,90 mercado"))
+
+
+# --------------------------------------------------------------------------- /start and /entrar
+
+
+async def test_start_creates_the_household_named_after_the_group_with_brl_and_a_budget(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    text = await service.start(CHAT, GROUP, ANA)
+
+    home = await household(storage)
+    assert home.name == GROUP
+    assert home.currency == "BRL"
+    plan = await budget(storage)
+    assert plan.currency == "BRL"
+    assert plan.household_id == home.id
+    assert GROUP in text
+
+
+async def test_start_registers_the_sender_by_first_name(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await service.start(CHAT, GROUP, ANA)
+
+    assert [m.name for m in (await household(storage)).members] == ["Ana"]
+    member = await service.member(CHAT, ANA.user_id)
+    assert member is not None and member.name == "Ana"
+
+
+async def test_repeating_start_changes_nothing(service: HouseholdService, storage: InMemoryStorage) -> None:
+    await service.start(CHAT, GROUP, ANA)
+    link = await storage.directory.household_of_chat(CHAT)
+    writes = saves(storage)
+
+    text = await service.start(CHAT, "Outro nome", ANA)
+
+    assert await storage.directory.household_of_chat(CHAT) == link
+    home = await household(storage)
+    assert home.name == GROUP
+    assert [m.name for m in home.members] == ["Ana"]
+    assert saves(storage) == writes
+    assert "já" in text
+
+
+@pytest.mark.parametrize("how", ["start", "entrar"])
+async def test_a_second_persons_start_or_entrar_registers_them(
+        service: HouseholdService, storage: InMemoryStorage, how: str) -> None:
+    await service.start(CHAT, GROUP, ANA)
+    link = await storage.directory.household_of_chat(CHAT)
+
+    if how == "start":
+        text = await service.start(CHAT, GROUP, BRUNO)
+    else:
+        text = await service.join(CHAT, BRUNO, None)
+
+    assert await storage.directory.household_of_chat(CHAT) == link
+    assert [m.name for m in (await household(storage)).members] == ["Ana", "Bruno"]
+    member = await service.member(CHAT, BRUNO.user_id)
+    assert member is not None and member.name == "Bruno"
+    assert "Bruno" in text
+
+
+async def test_entrar_with_a_name_uses_that_name(service: HouseholdService, storage: InMemoryStorage) -> None:
+    await couple(service)
+
+    text = await service.join(CHAT, BIA, "Bia")
+
+    member = await service.member(CHAT, BIA.user_id)
+    assert member is not None and member.name == "Bia"
+    assert [m.name for m in (await household(storage)).members] == ["Ana", "Bruno", "Bia"]
+    assert "Bia" in text
+
+
+async def test_entrar_again_changes_nothing(service: HouseholdService, storage: InMemoryStorage) -> None:
+    await couple(service)
+    writes = saves(storage)
+
+    text = await service.join(CHAT, BRUNO, "Outro")
+
+    assert [m.name for m in (await household(storage)).members] == ["Ana", "Bruno"]
+    assert saves(storage) == writes
+    assert "já é membro" in text
+
+
+async def test_a_duplicate_name_is_refused_with_a_portuguese_message(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await couple(service)
+    writes = saves(storage)
+
+    with pytest.raises(DuplicateName) as refused:
+        await service.join(CHAT, BIA, "ana")
+
+    text = rendering.error_text(refused.value)
+    assert 'O nome "ana" já é usado' in text
+    assert "/entrar" in text
+    assert await service.member(CHAT, BIA.user_id) is None
+    assert [m.name for m in (await household(storage)).members] == ["Ana", "Bruno"]
+    assert saves(storage) == writes
+
+
+async def test_entrar_before_start_asks_for_start(service: HouseholdService, storage: InMemoryStorage) -> None:
+    text = await service.join(CHAT, ANA, None)
+
+    assert text == rendering.not_started_text()
+    assert await storage.directory.household_of_chat(CHAT) is None
+
+
+# --------------------------------------------------------------------------- commands without a model
+
+
+async def test_gasto_gives_a_portuguese_preview_and_writes_nothing(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await with_mercado(service)
+    writes = saves(storage)
+
+    preview = only_preview(await service.command(CHAT, ANA, "gasto", "37,90 mercado"))
+
+    assert "R$ 37,90" in preview.text
+    assert "junho de 2026" in preview.text
+    assert "{" not in preview.text and "Decimal" not in preview.text
+    assert len(ok(preview).encode()) <= 64
+    assert saves(storage) == writes
+    assert await actual(storage, "Mercado") == 0
+
+
+async def test_confirmar_writes_the_spend_exactly_once(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    preview = await spend_preview(service)
+    writes = saves(storage)
+
+    result = await service.press(CHAT, ANA.user_id, ok(preview))
+
+    assert result == PressResult(rendering.confirmed_answer())
+    assert await actual(storage, "Mercado") == Decimal("37.90")
+    assert saves(storage) == writes + 1
+    operation = await stored_operation(storage, preview.operation_id)
+    assert operation.status is OperationStatus.CONFIRMED
+    assert operation.decided_by == "Ana"
+
+
+async def test_pressing_confirmar_again_answers_already_and_writes_nothing(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    preview = await spend_preview(service)
+    await service.press(CHAT, ANA.user_id, ok(preview))
+    writes = saves(storage)
+
+    again = await service.press(CHAT, ANA.user_id, ok(preview))
+
+    assert "já" in again.answer
+    assert saves(storage) == writes
+    assert await actual(storage, "Mercado") == Decimal("37.90")
+
+
+async def test_a_second_member_pressing_writes_nothing_more(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    preview = await spend_preview(service)
+    await service.press(CHAT, ANA.user_id, ok(preview))
+    writes = saves(storage)
+
+    second = await service.press(CHAT, BRUNO.user_id, ok(preview))
+
+    assert "já" in second.answer
+    assert saves(storage) == writes
+    assert await actual(storage, "Mercado") == Decimal("37.90")
+    assert (await stored_operation(storage, preview.operation_id)).decided_by == "Ana"
+
+
+async def test_ten_concurrent_presses_write_once(service: HouseholdService, storage: InMemoryStorage) -> None:
+    preview = await spend_preview(service)
+    writes = saves(storage)
+    pressers = [ANA, BRUNO] * 5
+
+    results = await asyncio.gather(*(service.press(CHAT, p.user_id, ok(preview)) for p in pressers))
+
+    assert [r.answer for r in results].count(rendering.confirmed_answer()) == 1
+    assert all("já" in r.answer for r in results if r.answer != rendering.confirmed_answer())
+    assert saves(storage) == writes + 1
+    assert await actual(storage, "Mercado") == Decimal("37.90")
+
+
+async def test_cancelar_then_confirmar_writes_nothing_and_the_confirm_is_refused_with_an_alert(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    preview = await spend_preview(service)
+    writes = saves(storage)
+
+    cancelled = await service.press(CHAT, ANA.user_id, no(preview))
+    late = await service.press(CHAT, BRUNO.user_id, ok(preview))
+
+    assert cancelled.answer == rendering.cancelled_answer() and not cancelled.alert
+    assert late.alert
+    assert "cancelada" in late.answer
+    assert "operationId" not in late.answer and preview.operation_id not in late.answer
+    assert saves(storage) == writes
+    assert await actual(storage, "Mercado") == 0
+    assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.CANCELLED
+
+
+async def test_cancelar_after_confirmar_is_refused_and_the_write_stays(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    preview = await spend_preview(service)
+    await service.press(CHAT, ANA.user_id, ok(preview))
+
+    late = await service.press(CHAT, BRUNO.user_id, no(preview))
+
+    assert late.alert and "já" in late.answer
+    assert await actual(storage, "Mercado") == Decimal("37.90")
+
+
+async def test_gasto_with_a_month_records_in_that_month(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await with_mercado(service)
+
+    preview = only_preview(await service.command(CHAT, ANA, "gasto", "37,90 mercado 2026-05"))
+    await service.press(CHAT, ANA.user_id, ok(preview))
+
+    assert "maio de 2026" in preview.text
+    assert await actual(storage, "Mercado", MAY) == Decimal("37.90")
+    assert await actual(storage, "Mercado", JUNE) == 0
+
+
+async def test_aporte_is_paid_by_the_sender_and_dated_today(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await couple(service)
+    await confirmed(service, ANA, "meta", "Amsterdam 6000 EUR até 2026-09-01")
+
+    preview = only_preview(await service.command(CHAT, BRUNO, "aporte", "500 Amsterdam"))
+    await service.press(CHAT, ANA.user_id, ok(preview))
+
+    assert "Pago por: Bruno" in preview.text
+    assert "15/06/2026" in preview.text
+    assert "R$ 500,00" in preview.text
+    [goal] = await goals(storage)
+    [contribution] = goal.contributions
+    assert contribution.paid_by.name == "Bruno"
+    assert contribution.amount == Money.of(500, "BRL")
+    assert contribution.date == date(2026, 6, 15)
+
+
+async def test_meta_makes_every_member_a_contributor(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await couple(service)
+    await service.join(CHAT, BIA, "Bia")
+
+    preview = only_preview(await service.command(CHAT, ANA, "meta", "Lua de mel 6000 EUR até 2028-06-01"))
+    await service.press(CHAT, BRUNO.user_id, ok(preview))
+
+    assert "Ana, Bruno e Bia" in preview.text
+    assert "€ 6.000,00" in preview.text
+    [goal] = await goals(storage)
+    assert goal.name == "Lua de mel"
+    assert goal.target == Money.of(6000, "EUR")
+    assert goal.deadline == date(2028, 6, 1)
+    assert [m.name for m in goal.members] == ["Ana", "Bruno", "Bia"]
+
+
+async def test_an_unreadable_command_replies_with_the_form_and_an_example_and_proposes_nothing(
+        service: HouseholdService, storage: InMemoryStorage, proposed: list[Operation]) -> None:
+    await with_mercado(service)
+    proposed.clear()
+    writes = saves(storage)
+
+    text = only_reply(await service.command(CHAT, ANA, "gasto", "abc"))
+
+    assert "/gasto <valor> <despesa> [AAAA-MM]" in text
+    assert "Ex.: /gasto 37,90 mercado" in text
+    assert proposed == []
+    assert saves(storage) == writes
+
+
+async def test_an_unknown_expense_is_named_in_the_reply_and_nothing_is_proposed(
+        service: HouseholdService, storage: InMemoryStorage, proposed: list[Operation]) -> None:
+    await with_mercado(service)
+    proposed.clear()
+    writes = saves(storage)
+
+    text = only_reply(await service.command(CHAT, ANA, "gasto", "12 padaria"))
+
+    assert "padaria" in text
+    assert "Mercado" in text  # what would have worked
+    assert proposed == []
+    assert saves(storage) == writes
+
+
+async def test_a_command_from_a_non_member_gets_the_join_hint(
+        service: HouseholdService, proposed: list[Operation]) -> None:
+    await with_mercado(service)
+    proposed.clear()
+
+    text = only_reply(await service.command(CHAT, STRANGER, "gasto", "10 mercado"))
+
+    assert "/entrar" in text
+    assert proposed == []
+
+
+async def test_resumo_shows_the_right_totals_in_portuguese_after_a_confirmed_spend(
+        service: HouseholdService) -> None:
+    await with_mercado(service)
+    await confirmed(service, ANA, "despesa", "Aluguel 2.500 dia 10")
+    await confirmed(service, BRUNO, "gasto", "37,90 mercado")
+
+    text = await service.summary(CHAT, None)
+
+    assert "junho de 2026" in text
+    assert "Mercado: R$ 37,90 de R$ 1.500,00" in text
+    assert "Aluguel: R$ 0,00 de R$ 2.500,00" in text
+    assert "Total: R$ 37,90 de R$ 4.000,00" in text
+    assert "{" not in text and "Decimal" not in text
+
+
+async def test_resumo_of_another_month_shows_that_month(service: HouseholdService) -> None:
+    await with_mercado(service)
+    await confirmed(service, ANA, "gasto", "37,90 mercado")
+
+    text = await service.summary(CHAT, MAY)
+
+    assert "maio de 2026" in text
+    assert "Mercado: R$ 0,00 de R$ 1.500,00" in text
+
+
+async def test_metas_lists_the_goals(service: HouseholdService) -> None:
+    await couple(service)
+    await confirmed(service, ANA, "meta", "Lua de mel 6000 EUR até 2028-06-01")
+    await confirmed(service, BRUNO, "meta", "Reserva 20.000")
+
+    text = await service.goals(CHAT)
+
+    assert "Lua de mel" in text
+    assert "€ 6.000,00" in text
+    assert "Prazo: 01/06/2028" in text
+    assert "Faltam € 260,87 por mês" in text  # 23 whole months from 2026-06-15
+    assert "Reserva" in text
+    assert "R$ 20.000,00" in text
+    assert "{" not in text and "Decimal" not in text
+
+
+async def test_metas_without_goals_says_how_to_create_one(service: HouseholdService) -> None:
+    await couple(service)
+
+    assert "/meta" in await service.goals(CHAT)
+
+
+# --------------------------------------------------------------------------- security of presses
+
+
+async def test_a_non_members_press_gets_an_alert_and_writes_nothing(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    preview = await spend_preview(service)
+    writes = saves(storage)
+
+    for data in (ok(preview), no(preview)):
+        result = await service.press(CHAT, STRANGER.user_id, data)
+        assert result.alert and result.edit is None
+        assert result.answer == rendering.not_a_member_alert()
+
+    assert saves(storage) == writes
+    assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.PENDING
+
+
+@pytest.mark.parametrize("data", [
+    "ok:AAAAAAAAAAAAAAAA",
+    "no:AAAAAAAAAAAAAAAA",
+    "hello",
+    "",
+    None,
+    "ok:",
+    "ok:" + "x" * 100,
+    "maybe:AAAAAAAAAAAAAAAA",
+])
+async def test_forged_or_malformed_callback_data_gets_an_alert_and_writes_nothing(
+        service: HouseholdService, storage: InMemoryStorage, data: Any) -> None:
+    preview = await spend_preview(service)
+    writes = saves(storage)
+
+    result = await service.press(CHAT, ANA.user_id, data)
+
+    assert result.alert and result.edit is None
+    assert result.answer == rendering.unknown_operation_alert()
+    assert saves(storage) == writes
+    assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.PENDING
+
+
+async def test_another_chats_key_gets_an_alert_and_writes_nothing(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    preview = await spend_preview(service)
+    await service.start(OTHER_CHAT, "Casa da Carla", CARLA)
+    writes = saves(storage)
+
+    for data in (ok(preview), no(preview)):
+        result = await service.press(OTHER_CHAT, CARLA.user_id, data)
+        assert result.alert and result.edit is None
+        assert result.answer == rendering.unknown_operation_alert()
+
+    assert saves(storage) == writes
+    assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.PENDING
+    # still Ana's to confirm in her own chat
+    assert (await service.press(CHAT, ANA.user_id, ok(preview))).answer == rendering.confirmed_answer()
+
+
+async def test_a_member_of_another_household_cannot_press_here(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    preview = await spend_preview(service)
+    await service.start(OTHER_CHAT, "Casa da Carla", CARLA)
+    writes = saves(storage)
+
+    result = await service.press(CHAT, CARLA.user_id, ok(preview))
+
+    assert result.alert and result.answer == rendering.not_a_member_alert()
+    assert saves(storage) == writes
+
+
+async def test_a_press_in_a_chat_that_is_no_household_gets_an_alert(service: HouseholdService) -> None:
+    result = await service.press(OTHER_CHAT, ANA.user_id, "ok:AAAAAAAAAAAAAAAA")
+
+    assert result.alert and result.edit is None
+
+
+async def test_an_expired_preview_is_refused_and_marked_expired(
+        service: HouseholdService, storage: InMemoryStorage, clock: Clock) -> None:
+    preview = await spend_preview(service)
+    await service.preview_posted(CHAT, preview.operation_id, 42)
+    writes = saves(storage)
+    clock.advance(TTL + timedelta(minutes=1))
+
+    result = await service.press(CHAT, ANA.user_id, ok(preview))
+
+    assert result.alert
+    assert "expirou" in result.answer
+    assert "operationId" not in result.answer
+    assert result.edit is not None and result.edit.message_id == 42
+    assert "expirou" in result.edit.text
+    assert saves(storage) == writes
+    assert await actual(storage, "Mercado") == 0
+    assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.EXPIRED
+
+
+async def test_a_preview_just_inside_the_ttl_still_confirms(
+        service: HouseholdService, storage: InMemoryStorage, clock: Clock) -> None:
+    preview = await spend_preview(service)
+    clock.advance(TTL - timedelta(minutes=1))
+
+    result = await service.press(CHAT, ANA.user_id, ok(preview))
+
+    assert result.answer == rendering.confirmed_answer()
+    assert await actual(storage, "Mercado") == Decimal("37.90")
+
+
+# --------------------------------------------------------------------------- posted previews and edits
+
+
+async def test_preview_posted_stores_the_message_id(service: HouseholdService, storage: InMemoryStorage) -> None:
+    preview = await spend_preview(service)
+
+    await service.preview_posted(CHAT, preview.operation_id, 501)
+
+    assert (await stored_operation(storage, preview.operation_id)).message_id == 501
+
+
+async def test_a_confirmation_edits_the_posted_preview_to_the_confirmed_text(
+        service: HouseholdService) -> None:
+    preview = await spend_preview(service)
+    await service.preview_posted(CHAT, preview.operation_id, 501)
+
+    result = await service.press(CHAT, ANA.user_id, ok(preview))
+
+    assert result.edit is not None
+    assert result.edit.message_id == 501
+    assert "Gasto registrado por Ana" in result.edit.text
+    assert "R$ 37,90" in result.edit.text
+    assert "Confirma?" not in result.edit.text
+    # a repeated press edits to the same final text, no more
+    again = await service.press(CHAT, BRUNO.user_id, ok(preview))
+    assert again.edit == result.edit
+
+
+async def test_a_cancel_edits_the_posted_preview_to_the_cancelled_text(service: HouseholdService) -> None:
+    preview = await spend_preview(service)
+    await service.preview_posted(CHAT, preview.operation_id, 502)
+
+    result = await service.press(CHAT, BRUNO.user_id, no(preview))
+
+    assert result.edit is not None
+    assert result.edit.message_id == 502
+    assert "Cancelado por Bruno" in result.edit.text
+    assert "Nada foi registrado" in result.edit.text
+
+
+async def test_a_press_on_an_unposted_preview_has_no_edit(service: HouseholdService) -> None:
+    preview = await spend_preview(service)
+
+    result = await service.press(CHAT, ANA.user_id, ok(preview))
+
+    assert result.edit is None
+
+
+# --------------------------------------------------------------------------- the agent
+
+
+def spend_args(**extra: Any) -> dict[str, Any]:
+    return {"expense": "mercado", "period": "2026-06",
+            "amount": {"amount": Decimal("37.90"), "currency": "BRL"}, "operationId": "op-1", **extra}
+
+
+def agent(storage: InMemoryStorage, clock: Clock, model: ScriptedModel) -> HouseholdService:
+    return HouseholdService(storage, model=model, clock=clock, ttl=TTL)
+
+
+async def test_a_members_text_reaches_the_model_with_the_sender_and_the_working_memory(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel(say("Oi, Bruno!"))
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+
+    outcomes = await service.talk(CHAT, BRUNO, "oi")
+
+    assert outcomes == [Reply("Oi, Bruno!")]
+    [request] = model.requests
+    system, user = request.messages[0], request.messages[-1]
+    assert system["role"] == "system"
+    assert "Ana, Bruno" in system["content"]
+    assert "Mercado" in system["content"]
+    assert "2026-06-15" in system["content"]
+    assert user == {"role": "user", "content": "[Bruno] oi"}
+    assert {t["function"]["name"] for t in request.tools} >= {"recordSpend", "budgetStatus", "createGoal"}
+
+
+async def test_a_preview_made_by_the_model_comes_back_as_a_preview(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel(call("recordSpend", spend_args()), say("Vou registrar R$ 37,90 no Mercado. Confirma?"))
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+    writes = saves(storage)
+
+    outcomes = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
+
+    assert len(outcomes) == 2
+    reply, preview = outcomes
+    assert reply == Reply("Vou registrar R$ 37,90 no Mercado. Confirma?")
+    assert isinstance(preview, Preview)
+    assert preview.operation_id == "op-1"
+    assert "R$ 37,90" in preview.text and "{" not in preview.text
+    assert saves(storage) == writes
+
+
+async def test_confirmation_through_the_model_edits_the_posted_preview(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel(call("recordSpend", spend_args()), say("Confirma?"))
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+    [_, preview] = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
+    assert isinstance(preview, Preview)
+    await service.preview_posted(CHAT, preview.operation_id, 77)
+    writes = saves(storage)
+    model.script(call("recordSpend", spend_args(confirm=True)), say("Pronto, registrado."))
+
+    outcomes = await service.talk(CHAT, BRUNO, "confirma")
+
+    assert outcomes[0] == Reply("Pronto, registrado.")
+    edits = [o for o in outcomes if isinstance(o, Edit)]
+    assert len(edits) == 1
+    assert edits[0].message_id == 77
+    assert "Gasto registrado por Bruno" in edits[0].text
+    assert not any(isinstance(o, Preview) for o in outcomes)
+    assert saves(storage) == writes + 1
+    assert await actual(storage, "Mercado") == Decimal("37.90")
+    # the model saw the earlier turn and who confirmed
+    contents = model.requests[-2].contents
+    assert "[Ana] gastei 37,90 no mercado" in contents
+    assert contents[-1] == "[Bruno] confirma"
+
+
+async def test_a_preview_made_by_the_model_is_confirmed_by_its_button(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel(call("recordSpend", spend_args()), say("Confirma?"))
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+    [_, preview] = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
+    assert isinstance(preview, Preview)
+
+    result = await service.press(CHAT, BRUNO.user_id, ok(preview))
+
+    assert result.answer == rendering.confirmed_answer()
+    assert await actual(storage, "Mercado") == Decimal("37.90")
+    assert model.remaining == 0  # a press never asks the model
+
+
+async def test_the_model_cannot_confirm_its_own_preview_in_the_same_message(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel(call("recordSpend", spend_args()), call("recordSpend", spend_args(confirm=True)),
+                          say("Registrado!"))
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+    writes = saves(storage)
+
+    outcomes = await service.talk(CHAT, ANA, "gastei 37,90 no mercado, pode confirmar")
+
+    assert [type(o) for o in outcomes] == [Reply, Preview]
+    assert saves(storage) == writes
+    assert await actual(storage, "Mercado") == 0
+
+
+async def test_a_non_members_text_gets_one_join_hint_per_half_hour(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel()  # any call would exhaust the script and fail the test
+    service = agent(storage, clock, model)
+    await couple(service)
+
+    first = await service.talk(CHAT, STRANGER, "oi, gente")
+    clock.advance(timedelta(minutes=29))
+    second = await service.talk(CHAT, STRANGER, "alguém?")
+    clock.advance(timedelta(minutes=2))
+    third = await service.talk(CHAT, STRANGER, "oi?")
+
+    assert first == [Reply(rendering.join_hint_text())]
+    assert "/entrar" in rendering.join_hint_text()
+    assert second == []
+    assert third == [Reply(rendering.join_hint_text())]
+    assert model.requests == []
+
+
+async def test_text_in_a_chat_that_is_no_household_is_ignored(storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel()
+    service = agent(storage, clock, model)
+
+    assert await service.talk(CHAT, ANA, "oi") == []
+    assert model.requests == []
+
+
+async def test_without_a_model_free_text_gets_the_commands(
+        service: HouseholdService, proposed: list[Operation]) -> None:
+    await couple(service)
+
+    text = only_reply(await service.talk(CHAT, ANA, "gastei 50 no mercado"))
+
+    assert text == rendering.no_model_text()
+    for command in ("/gasto", "/despesa", "/ajuste", "/aporte", "/meta", "/resumo", "/metas"):
+        assert command in text
+    assert proposed == []
+
+
+async def test_a_model_failure_gives_a_portuguese_reply_and_writes_nothing(
+        storage: InMemoryStorage, clock: Clock, proposed: list[Operation]) -> None:
+    model = ScriptedModel(fail(FailureKind.UNREACHABLE, "connection refused"))
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+    proposed.clear()
+    writes = saves(storage)
+
+    text = only_reply(await service.talk(CHAT, ANA, "gastei 37,90 no mercado"))
+
+    assert "Não consegui falar com o modelo de linguagem" in text
+    assert "Nada foi registrado" in text
+    assert "/gasto" in text
+    assert "connection refused" not in text
+    assert proposed == []
+    assert saves(storage) == writes
+
+
+async def test_a_model_failure_after_a_preview_still_shows_the_preview_and_writes_nothing(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel(call("recordSpend", spend_args()), fail(FailureKind.TIMEOUT))
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+    writes = saves(storage)
+
+    outcomes = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
+
+    assert [type(o) for o in outcomes] == [Reply, Preview]
+    assert "demorou demais" in outcomes[0].text  # type: ignore[union-attr]
+    assert saves(storage) == writes
+
+
+async def test_a_tool_error_reaches_the_model_and_not_the_chat_as_a_preview(
+        storage: InMemoryStorage, clock: Clock, proposed: list[Operation]) -> None:
+    model = ScriptedModel(call("recordSpend", spend_args(expense="padaria")),
+                          say("Não achei a despesa padaria. Qual é?"))
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+    proposed.clear()
+
+    outcomes = await service.talk(CHAT, ANA, "gastei 37,90 na padaria")
+
+    assert outcomes == [Reply("Não achei a despesa padaria. Qual é?")]
+    tool_result = model.requests[-1].messages[-1]
+    assert tool_result["role"] == "tool" and "padaria" in tool_result["content"]
+    assert proposed == []
+
+
+def test_the_in_memory_storage_hands_out_one_log_per_scope(storage: InMemoryStorage) -> None:
+    first = storage.operations("chat:1")
+
+    assert storage.operations("chat:1") is first
+    assert storage.operations("chat:2") is not first
+    assert isinstance(first, InMemoryOperationLog)
+
+
+async def test_a_start_by_someone_whose_first_name_is_taken_is_refused(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await couple(service)
+
+    with pytest.raises(DomainError) as refused:
+        await service.start(CHAT, GROUP, Speaker(5, "bruno"))
+
+    assert "/entrar" in rendering.error_text(refused.value)
+    assert [m.name for m in (await household(storage)).members] == ["Ana", "Bruno"]
