@@ -120,9 +120,10 @@ class OperationLog(Protocol):
         ...
 
     async def cancel(self, operation_id: str, *, cancelled_by: str | None = None) -> Operation:
-        """Closes a pending operation for good; cancelling a cancelled one changes nothing.
+        """Closes a pending operation for good and returns it.
 
-        Raises OperationConflict-like errors for a confirmed one (UnknownOperation if absent).
+        A decided one (confirmed, cancelled, expired) comes back unchanged, so the caller can
+        tell a late Cancelar from a real one by its status; UnknownOperation if absent.
         """
         ...
 
