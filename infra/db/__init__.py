@@ -1,0 +1,18 @@
+"""SQL persistence: repositories for the domain's ports, the durable operation log, migrations."""
+
+from infra.db.budgets import SqlBudgetRepository
+from infra.db.database import Database, UnitOfWork
+from infra.db.engine import DEFAULT_DATABASE_URL, create_engine, database_url
+from infra.db.goals import SqlGoalRepository
+from infra.db.households import SqlHouseholdRepository
+
+__all__ = [
+    "DEFAULT_DATABASE_URL",
+    "Database",
+    "SqlBudgetRepository",
+    "SqlGoalRepository",
+    "SqlHouseholdRepository",
+    "UnitOfWork",
+    "create_engine",
+    "database_url",
+]

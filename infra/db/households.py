@@ -1,0 +1,75 @@
+"""Households and their members."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from domain.errors import NotFound
+from domain.household import Household, Member
+from infra.db.aggregates import appended_since, bump_version, insert_root, remember_saved
+from infra.db.database import Database
+from infra.db.tables import households, members
+
+KIND = "Casa"
+
+MemberState = tuple[tuple[str, str], ...]
+
+
+def _root_values(household: Household) -> dict[str, Any]:
+    return {"name": household.name, "currency": household.currency}
+
+
+def _pairs(household: Household) -> MemberState:
+    return tuple((m.id, m.name) for m in household.members)
+
+
+class SqlHouseholdRepository:
+    """The HouseholdRepository port over SQL."""
+
+    def __init__(self, database: Database) -> None:
+        self._db = database
+
+    async def load(self, household_id: str) -> Household:
+        async with self._db.reading() as connection:
+            household = await _fetch(connection, household_id, lock=self._db.current is not None)
+        self._db.snapshots[household] = _pairs(household)
+        return household
+
+    async def save(self, household: Household) -> None:
+        async with self._db.transaction() as unit:
+            connection = unit.connection
+            before: MemberState | None = self._db.snapshots.get(household)
+            if before is None and household.version == 0:
+                await insert_root(connection, households,
+                                  {"id": household.id, **_root_values(household)}, KIND)
+                before = ()
+            else:
+                await bump_version(connection, households, household, _root_values(household), KIND)
+                if before is None:  # not loaded through this database: diff against the store
+                    before = _pairs(await _fetch(connection, household.id, lock=False))
+            after = _pairs(household)
+            start = appended_since(before, after)
+            if start is None:  # members renamed or removed (no domain verb does that yet)
+                await connection.execute(delete(members).where(members.c.household_id == household.id))
+                start = 0
+            if after[start:]:
+                await connection.execute(members.insert(), [
+                    {"household_id": household.id, "id": member_id, "name": name, "position": start + i}
+                    for i, (member_id, name) in enumerate(after[start:])])
+            remember_saved(self._db, unit, household, after)
+
+
+async def _fetch(connection: AsyncConnection, household_id: str, *, lock: bool) -> Household:
+    query = select(households).where(households.c.id == household_id)
+    root = (await connection.execute(query.with_for_update() if lock else query)).one_or_none()
+    if root is None:
+        raise NotFound(KIND, household_id)
+    rows = await connection.execute(
+        select(members.c.id, members.c.name).where(members.c.household_id == household_id)
+        .order_by(members.c.position))
+    return Household(id=root.id, name=root.name, currency=root.currency,
+                     members=[Member(member_id, name) for member_id, name in rows],
+                     version=root.version)

@@ -1,0 +1,195 @@
+"""The schema, as SQLAlchemy Core tables. Money is always integer minor units plus a currency.
+
+Aggregates reference one another by id without foreign keys (a budget names its household, a
+goal its members), so each can be saved on its own; foreign keys hold an aggregate's own rows
+together.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    Date,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    SmallInteger,
+    String,
+    Table,
+    Text,
+)
+
+from infra.db.types import UtcDateTime
+
+metadata = MetaData(naming_convention={
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+})
+
+ID = 64  # uuid4 text, or a test's short id
+NAME = 200
+CURRENCY = 3
+
+
+def _parent(name: str, target: str) -> Column[str]:
+    return Column(name, String(ID), ForeignKey(target, ondelete="CASCADE"), primary_key=True)
+
+
+households = Table(
+    "households", metadata,
+    Column("id", String(ID), primary_key=True),
+    Column("name", String(NAME), nullable=False),
+    Column("currency", String(CURRENCY), nullable=False),
+    Column("version", Integer, nullable=False),
+)
+
+members = Table(
+    "members", metadata,
+    _parent("household_id", "households.id"),
+    Column("id", String(ID), primary_key=True),
+    Column("name", String(NAME), nullable=False),
+    Column("position", Integer, nullable=False),
+)
+
+budgets = Table(
+    "budgets", metadata,
+    Column("id", String(ID), primary_key=True),
+    Column("household_id", String(ID), nullable=True, index=True),
+    Column("currency", String(CURRENCY), nullable=False),
+    Column("income_minor", BigInteger, nullable=True),
+    Column("income_currency", String(CURRENCY), nullable=True),
+    Column("version", Integer, nullable=False),
+)
+
+expenses = Table(
+    "expenses", metadata,
+    Column("id", String(ID), primary_key=True),
+    Column("budget_id", String(ID), ForeignKey("budgets.id", ondelete="CASCADE"), nullable=False,
+           index=True),
+    Column("name", String(NAME), nullable=False),
+    Column("expected_minor", BigInteger, nullable=False),
+    Column("currency", String(CURRENCY), nullable=False),
+    Column("category", String(NAME), nullable=True),
+    Column("billing_day", SmallInteger, nullable=True),
+    Column("payment_method", String(NAME), nullable=True),
+    Column("position", Integer, nullable=False),
+)
+
+expense_aliases = Table(
+    "expense_aliases", metadata,
+    _parent("expense_id", "expenses.id"),
+    Column("position", Integer, primary_key=True),
+    Column("alias", String(NAME), nullable=False),
+)
+
+actuals = Table(
+    "actuals", metadata,
+    _parent("expense_id", "expenses.id"),
+    Column("period", String(7), primary_key=True),  # "2026-06": sorts as it reads
+    Column("amount_minor", BigInteger, nullable=False),
+    Column("currency", String(CURRENCY), nullable=False),
+)
+
+goals = Table(
+    "goals", metadata,
+    Column("id", String(ID), primary_key=True),
+    Column("household_id", String(ID), nullable=True, index=True),
+    Column("name", String(NAME), nullable=False),
+    Column("target_minor", BigInteger, nullable=False),
+    Column("target_currency", String(CURRENCY), nullable=False),
+    Column("created_at", Date, nullable=False),
+    Column("deadline", Date, nullable=True),
+    Column("version", Integer, nullable=False),
+)
+
+goal_members = Table(
+    "goal_members", metadata,
+    _parent("goal_id", "goals.id"),
+    Column("position", Integer, primary_key=True),
+    Column("member_id", String(ID), nullable=False),
+    Column("member_name", String(NAME), nullable=False),
+)
+
+# Keyed by (goal, position): contributions are only ever appended, and two savers racing for
+# the same position cannot both land.
+contributions = Table(
+    "contributions", metadata,
+    _parent("goal_id", "goals.id"),
+    Column("position", Integer, primary_key=True),
+    Column("member_id", String(ID), nullable=False),
+    Column("member_name", String(NAME), nullable=False),
+    Column("amount_minor", BigInteger, nullable=False),
+    Column("currency", String(CURRENCY), nullable=False),
+    Column("date", Date, nullable=False),
+)
+
+operations = Table(
+    "operations", metadata,
+    Column("scope", String(NAME), primary_key=True),  # the chat: model ids ("op-1") repeat across chats
+    Column("operation_id", String(128), primary_key=True),
+    Column("household_id", String(ID), nullable=True),
+    Column("tool", String(64), nullable=False),
+    Column("arguments", Text, nullable=False),
+    Column("fingerprint", String(64), nullable=False),
+    Column("preview", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("receipt", Text, nullable=True),
+    Column("created_at", UtcDateTime, nullable=False),
+    Column("decided_at", UtcDateTime, nullable=True),
+    Column("decided_by", String(NAME), nullable=True),
+    Column("message_id", BigInteger, nullable=True),
+    Column("key", String(32), nullable=False, unique=True),
+    CheckConstraint("status IN ('pending', 'confirmed', 'cancelled', 'expired')", name="status"),
+)
+
+conversations = Table(
+    "conversations", metadata,
+    Column("id", String(NAME), primary_key=True),
+    Column("last_ordinal", Integer, nullable=False),
+    Column("last_turn", Integer, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+)
+
+messages = Table(
+    "messages", metadata,
+    _parent("conversation_id", "conversations.id"),
+    Column("ordinal", Integer, primary_key=True),
+    Column("turn", Integer, nullable=False),  # counts user messages: a turn starts at one
+    Column("body", Text, nullable=False),
+    Index(None, "conversation_id", "turn"),
+)
+
+chats = Table(
+    "chats", metadata,
+    Column("chat_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("household_id", String(ID), nullable=False),
+    Column("budget_id", String(ID), nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+)
+
+chat_members = Table(
+    "chat_members", metadata,
+    Column("chat_id", BigInteger, ForeignKey("chats.chat_id", ondelete="CASCADE"), primary_key=True,
+           autoincrement=False),
+    Column("telegram_user_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("member_id", String(ID), nullable=False),
+)
+
+processed_updates = Table(
+    "processed_updates", metadata,
+    Column("update_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("chat_id", BigInteger, nullable=True),
+    Column("payload", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("received_at", UtcDateTime, nullable=False),
+    Column("claimed_until", UtcDateTime, nullable=True),
+    Column("attempts", Integer, nullable=False),
+    CheckConstraint("status IN ('queued', 'processing', 'done')", name="status"),
+    Index(None, "status", "received_at"),
+)
