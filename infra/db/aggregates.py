@@ -9,7 +9,7 @@ from sqlalchemy import Table, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from domain.errors import ConcurrentModification
-from infra.db.database import Database, UnitOfWork
+from infra.db.engine import Database, UnitOfWork
 from infra.db.upsert import insert_for
 
 T = TypeVar("T")

@@ -15,7 +15,7 @@ from domain.budget import Budget, RecurringExpense
 from domain.errors import NotFound
 from domain.money import Money, Period
 from infra.db.aggregates import bump_version, insert_root, remember_saved
-from infra.db.database import Database
+from infra.db.engine import Database
 from infra.db.tables import actuals, budgets, expense_aliases, expenses
 from infra.db.types import money_from_minor, period_of
 from infra.db.upsert import insert_for

@@ -15,7 +15,7 @@ from domain.errors import NotFound
 from domain.goals import Contribution, Goal
 from domain.household import Member
 from infra.db.aggregates import appended_since, bump_version, insert_root, remember_saved
-from infra.db.database import Database
+from infra.db.engine import Database
 from infra.db.tables import contributions, goal_members, goals
 from infra.db.types import money_from_minor
 

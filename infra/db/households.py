@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from domain.errors import NotFound
 from domain.household import Household, Member
 from infra.db.aggregates import appended_since, bump_version, insert_root, remember_saved
-from infra.db.database import Database
+from infra.db.engine import Database
 from infra.db.tables import households, members
 
 KIND = "Casa"

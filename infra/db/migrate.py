@@ -10,8 +10,7 @@ from alembic.autogenerate.api import AutogenContext
 from alembic.config import Config
 from sqlalchemy.engine import Connection
 
-from infra.db.database import Database
-from infra.db.engine import database_url
+from infra.db.engine import Database, database_url
 from infra.db.types import UtcDateTime
 
 HERE = Path(__file__).resolve().parent

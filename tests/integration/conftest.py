@@ -17,8 +17,7 @@ from typing import Any
 
 import pytest
 
-from infra.db.database import Database
-from infra.db.engine import database_url
+from infra.db.engine import Database, database_url
 from infra.db.migrate import upgrade, upgrade_database
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
@@ -44,7 +43,7 @@ class Backend:
     def open(self) -> Database:
         options = {key: (dict(value) if isinstance(value, dict) else value)
                    for key, value in self.engine_options.items()}
-        return Database.connect(self.url, **options)
+        return Database(self.url, **options)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,182 @@
+"""The durable operation log: pending previews, and exactly one write per confirmation.
+
+Operations live per scope (the chat): the model's ids ("op-1") repeat across chats, and a
+button's key is only looked up inside the chat it was pressed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import ColumnElement, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from domain.agent.clock import Clock, utc_now
+from domain.agent.operations import (
+    DEFAULT_TTL,
+    Confirmation,
+    Operation,
+    OperationStatus,
+    check_can_propose,
+    new_key,
+    receipt_of_decided,
+)
+from domain.agent.receipts import ToolReceipt
+from domain.errors import OperationClosed, UnknownOperation
+from infra.db.engine import Database
+from infra.db.tables import operations
+from infra.db.types import dumps, loads
+from infra.db.upsert import insert_for
+
+PENDING = OperationStatus.PENDING.value
+
+
+class SqlOperationLog:
+    """The OperationLog port over SQL, for one scope (a chat).
+
+    `confirming` runs in one transaction that the repositories join: the conditional UPDATE
+    that moves the operation from pending to confirmed, the aggregate's save and the receipt
+    commit together or not at all.
+    """
+
+    def __init__(self, database: Database, scope: str, *, household_id: str | None = None,
+                 clock: Clock = utc_now, ttl: timedelta = DEFAULT_TTL) -> None:
+        self._db = database
+        self.scope = scope
+        self.household_id = household_id
+        self._clock = clock
+        self._ttl = ttl
+
+    def _now(self) -> datetime:
+        moment = self._clock()
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+    def _this(self, operation_id: str) -> ColumnElement[bool]:
+        return (operations.c.scope == self.scope) & (operations.c.operation_id == operation_id)
+
+    async def get(self, operation_id: str) -> Operation | None:
+        async with self._db.reading() as connection:
+            return await self._read(connection, operation_id)
+
+    async def get_by_key(self, key: str) -> Operation | None:
+        """The operation a button's key names, in this scope only."""
+        async with self._db.reading() as connection:
+            row = (await connection.execute(select(operations).where(
+                operations.c.scope == self.scope, operations.c.key == key))).one_or_none()
+        return _operation(row) if row is not None else None
+
+    async def propose(self, operation: Operation) -> Operation:
+        """Stores a pending operation, replacing a pending one with the same id; a fresh key each time."""
+        values = {
+            "household_id": self.household_id, "tool": operation.tool,
+            "arguments": dumps(operation.arguments), "fingerprint": operation.fingerprint,
+            "preview": dumps(operation.preview), "status": PENDING, "receipt": None,
+            "created_at": self._now(), "decided_at": None, "decided_by": None,
+            "message_id": operation.message_id, "key": new_key(),
+        }
+        async with self._db.transaction() as unit:
+            connection = unit.connection
+            inserted = await connection.execute(
+                insert_for(connection.dialect.name, operations)
+                .values(scope=self.scope, operation_id=operation.operation_id, **values)
+                .on_conflict_do_nothing(index_elements=[operations.c.scope, operations.c.operation_id]))
+            if inserted.rowcount != 1:
+                # Only a pending one may be replaced; a decided one stays as it was decided.
+                replaced = await connection.execute(
+                    update(operations).where(self._this(operation.operation_id),
+                                             operations.c.status == PENDING).values(**values))
+                if replaced.rowcount != 1:
+                    existing = await self._read(connection, operation.operation_id)
+                    assert existing is not None
+                    check_can_propose(existing, operation.fingerprint)
+                    raise AssertionError(f"operation {operation.operation_id} is neither pending nor decided")
+            stored = await self._read(connection, operation.operation_id)
+        assert stored is not None
+        return stored
+
+    @asynccontextmanager
+    async def confirming(self, operation_id: str, fingerprint: str, *,
+                         confirmed_by: str | None = None) -> AsyncIterator[Confirmation]:
+        """Exactly one caller wins the pending -> confirmed UPDATE; the rest get the earlier receipt.
+
+        On PostgreSQL a second UPDATE of the same row waits for the first transaction and then
+        sees it confirmed; on SQLite the whole transaction waits at BEGIN IMMEDIATE.
+        """
+        now = self._now()
+        async with self._db.transaction() as unit:
+            connection = unit.connection
+            claimed = await connection.execute(
+                update(operations)
+                .where(self._this(operation_id), operations.c.status == PENDING,
+                       operations.c.fingerprint == fingerprint,
+                       operations.c.created_at >= now - self._ttl)
+                .values(status=OperationStatus.CONFIRMED.value, decided_by=confirmed_by,
+                        decided_at=now))
+            if claimed.rowcount == 1:
+                confirmation = Confirmation(None)
+                yield confirmation
+                if confirmation.receipt is None:
+                    raise RuntimeError("a winning confirmation must record its receipt")
+                await connection.execute(update(operations).where(self._this(operation_id))
+                                         .values(receipt=dumps(_receipt_json(confirmation.receipt))))
+                return
+            operation = await self._read(connection, operation_id)
+        if operation is None:
+            raise UnknownOperation(operation_id)
+        if operation.expired(now, self._ttl):
+            await self._expire(operation_id, now)
+            raise OperationClosed(operation_id, OperationStatus.EXPIRED)
+        earlier = receipt_of_decided(operation, fingerprint)
+        if earlier is None:  # pending with these arguments, yet not claimed: cannot happen
+            raise RuntimeError(f"operation {operation_id} could not be claimed")
+        yield Confirmation(earlier)
+
+    async def _expire(self, operation_id: str, now: datetime) -> None:
+        async with self._db.transaction() as unit:
+            await unit.connection.execute(
+                update(operations).where(self._this(operation_id), operations.c.status == PENDING)
+                .values(status=OperationStatus.EXPIRED.value, decided_at=now))
+
+    async def cancel(self, operation_id: str, *, cancelled_by: str | None = None) -> Operation:
+        """Closes a pending operation for good; a decided one is returned as it is."""
+        async with self._db.transaction() as unit:
+            connection = unit.connection
+            await connection.execute(
+                update(operations).where(self._this(operation_id), operations.c.status == PENDING)
+                .values(status=OperationStatus.CANCELLED.value, decided_by=cancelled_by,
+                        decided_at=self._now()))
+            operation = await self._read(connection, operation_id)
+        if operation is None:
+            raise UnknownOperation(operation_id)
+        return operation
+
+    async def attach_message(self, operation_id: str, message_id: int) -> None:
+        async with self._db.transaction() as unit:
+            await unit.connection.execute(
+                update(operations).where(self._this(operation_id)).values(message_id=message_id))
+
+    async def _read(self, connection: AsyncConnection, operation_id: str) -> Operation | None:
+        row = (await connection.execute(
+            select(operations).where(self._this(operation_id)))).one_or_none()
+        return _operation(row) if row is not None else None
+
+
+def _receipt_json(receipt: ToolReceipt) -> dict[str, Any]:
+    return {"operation_id": receipt.operation_id, "preview": receipt.preview,
+            "confirmed": receipt.confirmed, "persisted": receipt.persisted}
+
+
+def _operation(row: Any) -> Operation:
+    receipt = None
+    if row.receipt is not None:
+        stored = loads(row.receipt)
+        receipt = ToolReceipt(stored["operation_id"], stored["preview"], confirmed=stored["confirmed"],
+                              persisted=stored["persisted"])
+    return Operation(
+        operation_id=row.operation_id, tool=row.tool, arguments=loads(row.arguments),
+        fingerprint=row.fingerprint, preview=loads(row.preview), status=OperationStatus(row.status),
+        created_at=row.created_at, key=row.key, receipt=receipt, decided_by=row.decided_by,
+        decided_at=row.decided_at, message_id=row.message_id)
