@@ -188,8 +188,10 @@ processed_updates = Table(
     Column("payload", Text, nullable=False),
     Column("status", String(16), nullable=False),
     Column("received_at", UtcDateTime, nullable=False),
+    Column("claimed_by", String(64), nullable=True),
     Column("claimed_until", UtcDateTime, nullable=True),
     Column("attempts", Integer, nullable=False),
     CheckConstraint("status IN ('queued', 'processing', 'done')", name="status"),
     Index(None, "status", "received_at"),
+    Index(None, "chat_id", "update_id"),
 )

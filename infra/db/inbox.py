@@ -1,0 +1,100 @@
+"""Telegram updates as they arrive, stored before Telegram gets its 200, then worked off in order.
+
+`record` refuses a redelivered update_id atomically. Workers `claim` updates under a lease:
+only the oldest unfinished update of a chat can be claimed, so one chat's updates run in order
+while different chats run at once; a worker that dies lets its lease expire, and another
+worker claims the update again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, exists, select, update
+from sqlalchemy.orm import aliased
+
+from domain.agent.clock import Clock, utc_now
+from infra.db.engine import Database
+from infra.db.tables import processed_updates as updates
+from infra.db.types import dumps, loads
+from infra.db.upsert import insert_for
+
+QUEUED, PROCESSING, DONE = "queued", "processing", "done"
+CLAIM_ATTEMPTS = 5  # candidates tried per claim when other workers take them first
+
+
+@dataclass(frozen=True)
+class InboxItem:
+    update_id: int
+    chat_id: int | None
+    payload: dict[str, Any]
+    attempts: int
+
+
+class UpdateInbox:
+    def __init__(self, database: Database, *, clock: Clock = utc_now) -> None:
+        self._db = database
+        self._clock = clock
+
+    def _now(self) -> datetime:
+        moment = self._clock()
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+    async def record(self, update_id: int, chat_id: int | None, payload: dict[str, Any]) -> bool:
+        """True if this update is new and now queued; False if it was already recorded."""
+        async with self._db.transaction() as unit:
+            connection = unit.connection
+            result = await connection.execute(
+                insert_for(connection.dialect.name, updates)
+                .values(update_id=update_id, chat_id=chat_id, payload=dumps(payload), status=QUEUED,
+                        received_at=self._now(), claimed_by=None, claimed_until=None, attempts=0)
+                .on_conflict_do_nothing(index_elements=[updates.c.update_id]))
+        return bool(result.rowcount == 1)
+
+    async def claim(self, owner: str, lease: timedelta) -> InboxItem | None:
+        """The oldest claimable update, now leased to `owner`; None when there is none."""
+        for _ in range(CLAIM_ATTEMPTS):
+            now = self._now()
+            claimable = (updates.c.status == QUEUED) | (
+                (updates.c.status == PROCESSING) & (updates.c.claimed_until < now))
+            earlier = aliased(updates)
+            blocked = exists().where(
+                earlier.c.chat_id == updates.c.chat_id,
+                earlier.c.status.in_([QUEUED, PROCESSING]),
+                earlier.c.update_id < updates.c.update_id)
+            async with self._db.transaction() as unit:
+                connection = unit.connection
+                candidate = (await connection.execute(
+                    select(updates.c.update_id)
+                    .where(updates.c.status.in_([QUEUED, PROCESSING]), claimable, ~blocked)
+                    .order_by(updates.c.update_id).limit(1))).scalar_one_or_none()
+                if candidate is None:
+                    return None
+                # Another worker may have taken it since the SELECT: the conditional UPDATE decides.
+                taken = await connection.execute(
+                    update(updates).where(updates.c.update_id == candidate, claimable)
+                    .values(status=PROCESSING, claimed_by=owner, claimed_until=now + lease,
+                            attempts=updates.c.attempts + 1))
+                if taken.rowcount == 1:
+                    row = (await connection.execute(
+                        select(updates).where(updates.c.update_id == candidate))).one()
+                    return InboxItem(row.update_id, row.chat_id, loads(row.payload), row.attempts)
+        return None
+
+    async def extend(self, update_id: int, owner: str, lease: timedelta) -> bool:
+        """Renews `owner`'s lease; False if it had lapsed and another worker took the update."""
+        return await self._set(update_id, owner, claimed_until=self._now() + lease)
+
+    async def done(self, update_id: int, owner: str) -> bool:
+        """Finishes the update, letting the chat's next one be claimed; False if not `owner`'s."""
+        return await self._set(update_id, owner, status=DONE, claimed_until=None)
+
+    async def _set(self, update_id: int, owner: str, **values: Any) -> bool:
+        async with self._db.transaction() as unit:
+            result = await unit.connection.execute(
+                update(updates).where(and_(updates.c.update_id == update_id,
+                                           updates.c.claimed_by == owner,
+                                           updates.c.status == PROCESSING)).values(**values))
+        return bool(result.rowcount == 1)

@@ -1,0 +1,113 @@
+"""What the bot stores beside the aggregates: the update inbox, the chat directory, conversations."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+from infra.db import ChatDirectory, ChatLink, Database, SqlConversationStore, UpdateInbox
+
+LEASE = timedelta(seconds=90)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+async def test_the_inbox_refuses_a_duplicate_update_id(database: Database) -> None:
+    inbox = UpdateInbox(database)
+
+    assert await inbox.record(1001, -5001, {"update_id": 1001, "message": {"text": "oi"}}) is True
+    assert await inbox.record(1001, -5001, {"update_id": 1001, "message": {"text": "de novo"}}) is False
+
+    item = await inbox.claim("worker-1", LEASE)
+    assert item is not None and item.payload["message"]["text"] == "oi"
+
+
+async def test_a_redelivered_update_recorded_at_once_is_accepted_once(database: Database) -> None:
+    inbox = UpdateInbox(database)
+    barrier = asyncio.Barrier(5)
+
+    async def deliver() -> bool:
+        await barrier.wait()
+        return await inbox.record(2**40, -5001, {"update_id": 2**40})
+
+    assert sorted(await asyncio.gather(*(deliver() for _ in range(5)))) == [False] * 4 + [True]
+
+
+async def test_a_chat_s_updates_are_claimed_in_order_one_at_a_time(database: Database) -> None:
+    inbox = UpdateInbox(database)
+    await inbox.record(1, -100, {"n": 1})
+    await inbox.record(2, -100, {"n": 2})
+    await inbox.record(3, -200, {"n": 3})
+
+    first = await inbox.claim("w1", LEASE)
+    other_chat = await inbox.claim("w2", LEASE)
+    assert (first and first.update_id, other_chat and other_chat.update_id) == (1, 3)
+    assert await inbox.claim("w3", LEASE) is None  # update 2 waits for update 1
+
+    assert await inbox.done(1, "w1") is True
+    second = await inbox.claim("w3", LEASE)
+    assert second is not None and (second.update_id, second.payload, second.attempts) == (2, {"n": 2}, 1)
+
+
+async def test_a_lapsed_lease_lets_another_worker_take_the_update(database: Database) -> None:
+    clock = Clock()
+    inbox = UpdateInbox(database, clock=clock)
+    await inbox.record(7, -100, {"n": 7})
+    assert await inbox.claim("w1", LEASE) is not None
+    assert await inbox.extend(7, "w1", LEASE) is True
+
+    clock.now += LEASE + timedelta(seconds=1)
+    retaken = await inbox.claim("w2", LEASE)
+
+    assert retaken is not None and (retaken.update_id, retaken.attempts) == (7, 2)
+    assert await inbox.done(7, "w1") is False  # the first worker no longer owns it
+    assert await inbox.extend(7, "w1", LEASE) is False
+    assert await inbox.done(7, "w2") is True
+    assert await inbox.claim("w3", LEASE) is None
+
+
+async def test_a_chat_keeps_its_first_household_and_each_user_their_member(database: Database) -> None:
+    directory = ChatDirectory(database)
+    assert await directory.household_of_chat(-100) is None
+
+    assert await directory.link_chat(-100, "casa-1", "orc-1") == ChatLink("casa-1", "orc-1")
+    assert await directory.link_chat(-100, "casa-2", "orc-2") == ChatLink("casa-1", "orc-1")
+    await directory.link_chat(-200, "casa-9", "orc-9")
+    assert await directory.household_of_chat(-100) == ChatLink("casa-1", "orc-1")
+
+    assert await directory.link_member(-100, 42, "m-ana") == "m-ana"
+    assert await directory.link_member(-100, 42, "m-other") == "m-ana"
+    assert await directory.member_of_user(-100, 42) == "m-ana"
+    assert await directory.member_of_user(-200, 42) is None  # another chat, another household
+    assert await directory.member_of_user(-100, 43) is None
+
+
+async def test_a_conversation_keeps_its_messages_in_order_and_only_the_latest_turns(database: Database) -> None:
+    store = SqlConversationStore(database, max_turns_kept=3)
+    for turn in range(1, 6):
+        await store.append("chat-1", [
+            {"role": "user", "content": f"[Ana] mensagem {turn}"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": f"c{turn}", "type": "function",
+                 "function": {"name": "budgetStatus", "arguments": "{\"period\":\"2026-06\"}"}}]},
+            {"role": "tool", "tool_call_id": f"c{turn}", "content": "{\"amount\":37.90}"},
+            {"role": "assistant", "content": f"resposta {turn}", "amount": Decimal("37.90")},
+        ])
+    await store.append("chat-2", [{"role": "user", "content": "outra conversa"}])
+
+    last_two = await store.recent("chat-1", 2)
+    everything = await store.recent("chat-1", 50)
+
+    assert [m["content"] for m in last_two if m["role"] == "user"] == ["[Ana] mensagem 4", "[Ana] mensagem 5"]
+    assert len(last_two) == 8 and last_two[-1]["amount"] == Decimal("37.90")
+    assert [m["content"] for m in everything if m["role"] == "user"] == [
+        "[Ana] mensagem 3", "[Ana] mensagem 4", "[Ana] mensagem 5"]
+    assert await store.recent("chat-2", 10) == [{"role": "user", "content": "outra conversa"}]
+    assert await store.recent("chat-3", 10) == []
