@@ -20,7 +20,9 @@ def main(argv: list[str] | None = None) -> int:
     for name, help_text in COMMANDS.items():
         sub.add_parser(name, help=help_text)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # The console is for a person reading the chat: only problems go to the log there.
+    level = logging.WARNING if args.command == "console" else logging.INFO
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # PTB and httpx log full request URLs at INFO, and those URLs carry the bot token.
     logging.getLogger("httpx").setLevel(logging.WARNING)
 

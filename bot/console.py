@@ -116,15 +116,17 @@ class Console:
     async def _press(self, data: str) -> None:
         assert self.speaker is not None
         result = await self.service.press(CONSOLE_CHAT_ID, self.speaker.user_id, data)
-        self.write(result.edit.text if result.edit is not None else result.answer)
-        if result.alert and result.edit is not None:
-            self.write(result.answer)
+        first_time = result.answer in (rendering.confirmed_answer(), rendering.cancelled_answer())
+        self.write(result.edit.text if first_time and result.edit is not None else result.answer)
 
 
 async def _main(settings: Settings) -> int:
     services = await bootstrap(settings)
     console = Console(services.service)
     print(INTRO)
+    if sys.stdin.isatty():
+        name = await asyncio.get_running_loop().run_in_executor(None, _ask_name)
+        await console.switch(name)
     if services.service.model is None:
         print("(Sem LLM_MODEL: texto livre mostra os comandos; os comandos funcionam normalmente.)\n")
     loop = asyncio.get_running_loop()
@@ -136,6 +138,13 @@ async def _main(settings: Settings) -> int:
     finally:
         await services.database.dispose()
     return 0
+
+
+def _ask_name() -> str:
+    try:
+        return input("Quem está falando? (seu nome) ").strip() or "Eu"
+    except EOFError:
+        return "Eu"
 
 
 def _read_line() -> str | None:
