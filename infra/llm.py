@@ -305,6 +305,10 @@ def _classify(exc: BaseException, litellm: ModuleType) -> FailureKind:
     status = _http_status(exc)
     if status is not None:
         return _kind_for_status(status)
+    if any(type(link) is openai.OpenAIError for link in chain):
+        # The SDK refused before sending anything (no API key for an `openai/` model, e.g. a local
+        # llama.cpp or vLLM server): a set-up problem, not an answer litellm could not read.
+        return FailureKind.NOT_CONFIGURED
     # No HTTP error underneath: litellm decided on its own.
     if isinstance(exc, errors.RateLimitError):
         return FailureKind.RATE_LIMITED

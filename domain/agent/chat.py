@@ -124,7 +124,7 @@ class AgentChat:
                 new.append({"role": "assistant", "content": reply.text})
                 break
             add_usage(reply.usage, answer.pop("usage", None))
-            new.append(answer)
+            new.append(replayable(answer))
             if not answer.get("tool_calls"):
                 reply.text = answer.get("content") or ""
                 break
@@ -204,6 +204,25 @@ def check_answer(answer: Any) -> dict[str, Any]:
     if isinstance(answer.get("usage"), dict):
         message["usage"] = answer["usage"]
     return message
+
+
+def replayable(answer: dict[str, Any]) -> dict[str, Any]:
+    """The assistant message as it goes back into the history: tool-call arguments that are not a
+    JSON object become "{}" (the tool's error result already tells the model what was wrong).
+
+    litellm parses the arguments of past calls for Anthropic, Gemini and Ollama and refuses the
+    whole request when they are not JSON, so one malformed call would fail every later turn."""
+    calls = answer.get("tool_calls")
+    if not calls:
+        return answer
+    safe = []
+    for c in calls:
+        try:
+            valid = isinstance(json.loads(c["function"].get("arguments") or "{}"), dict)
+        except (json.JSONDecodeError, TypeError):
+            valid = False
+        safe.append(c if valid else {**c, "function": {**c["function"], "arguments": "{}"}})
+    return {**answer, "tool_calls": safe}
 
 
 def add_usage(total: dict[str, int], usage: Any) -> None:

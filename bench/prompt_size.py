@@ -1,0 +1,270 @@
+"""The fixed prompt size per model call: system prompt + tool schemas + working memory.
+
+Every call the agent makes carries these tokens before any history or the member's message, so
+they bound the cost of a turn from below. The household is a realistic large one: 30 expenses
+with pt-BR names and aliases, 5 goals, two members. Counting is offline (litellm's bundled
+tokenizers), no model is called:
+
+    LITELLM_OFFLINE_MODE=true /work/venv/bin/python bench/prompt_size.py [--json] [--what-if]
+
+`--what-if` also counts trimmed copies of the schemas and the memory (nothing in domain/ changes),
+to show where tokens could be saved.
+
+Issue 9's goal is <= 1500 tokens for gpt-4o-mini.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import re
+import sys
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("LITELLM_OFFLINE_MODE", "true")
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from domain.agent.chat import AgentChat
+from domain.agent.operations import InMemoryOperationLog
+from domain.agent.prompt import RULES, system_prompt
+from domain.agent.tools import (
+    AdjustExpenseTool,
+    BudgetTool,
+    ContributeToGoalTool,
+    CreateGoalTool,
+    FeasibilityTool,
+    GoalTool,
+    RecordSpendTool,
+    RegisterExpenseTool,
+    SetIncomeTool,
+    Tool,
+)
+from domain.agent.working_memory import working_memory
+from domain.budget import Budget
+from domain.goals import Goal
+from domain.household import Household
+from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
+from domain.money import Money, Period
+from infra.llm import count_prompt_tokens
+
+GOAL_TOKENS = 1500
+MODELS = ["gpt-4o-mini", "claude-3-5-sonnet-20241022"]
+TODAY = date(2026, 6, 15)
+
+# name, expected BRL, aliases, spent so far this month
+EXPENSES: list[tuple[str, str, list[str], str]] = [
+    ("Aluguel", "2800", ["aluguel do apê"], "2800"),
+    ("Condomínio", "650", ["condominio"], "650"),
+    ("IPTU", "180", [], "180"),
+    ("Conta de luz", "220", ["luz", "Enel"], "0"),
+    ("Conta de água", "95", ["água", "Sabesp"], "0"),
+    ("Gás", "60", ["gás encanado", "Comgás"], "0"),
+    ("Internet", "120", ["wifi", "Vivo Fibra"], "120"),
+    ("Celular Ana", "60", ["plano da Ana"], "60"),
+    ("Celular Bruno", "60", ["plano do Bruno"], "60"),
+    ("Mercado", "1500", ["supermercado", "feira"], "612.37"),
+    ("Padaria", "150", ["pão"], "48.50"),
+    ("Açougue", "250", ["carne"], "96.80"),
+    ("Farmácia", "200", ["remédios", "drogaria"], "37.90"),
+    ("Plano de saúde", "1100", ["Unimed", "convênio"], "1100"),
+    ("Academia", "200", ["Smart Fit"], "200"),
+    ("Combustível", "500", ["gasolina", "posto"], "230"),
+    ("Estacionamento", "120", [], "35"),
+    ("Uber", "250", ["99", "táxi"], "74.20"),
+    ("Seguro do carro", "210", ["seguro auto"], "210"),
+    ("IPVA", "150", [], "150"),
+    ("Netflix", "45", [], "44.90"),
+    ("Spotify", "35", [], "34.90"),
+    ("Streaming", "80", ["Prime Video", "Disney+", "Max"], "0"),
+    ("Restaurantes", "600", ["ifood", "delivery", "jantar fora"], "287.40"),
+    ("Diarista", "600", ["faxina", "faxineira"], "300"),
+    ("Pet", "300", ["ração", "veterinário", "Thor"], "129.90"),
+    ("Cartão de crédito", "1800", ["fatura", "Nubank"], "0"),
+    ("Presentes", "150", ["aniversários"], "0"),
+    ("Cursos", "250", ["inglês", "Alura"], "250"),
+    ("Cabeleireiro", "150", ["barbearia", "salão"], "60"),
+]
+
+
+def now() -> datetime:
+    return datetime(2026, 6, 15, 15, 0, tzinfo=UTC)
+
+
+def build() -> tuple[str, str, list[dict[str, Any]]]:
+    """The household, its tools wired as the bot wires them; returns (memory, system prompt, schemas)."""
+    household = Household.create("Casa da Ana e do Bruno", "BRL", id="h1")
+    ana = household.add_member("Ana", id="m-ana")
+    bruno = household.add_member("Bruno", id="m-bruno")
+    budget = Budget.create("BRL", id="b1", household_id=household.id)
+    period = Period.of(TODAY)
+    for name, expected, aliases, spent in EXPENSES:
+        expense = budget.register(name, Money.of(expected, "BRL"), aliases=aliases)
+        if spent != "0":
+            expense.record_spend(period, Money.of(spent, "BRL"))
+    budget.set_income(Money.of(18500, "BRL"))
+
+    def goal(name: str, amount: int, currency: str, deadline: date | None, members: list[Any]) -> Goal:
+        return Goal.create(name, Money.of(amount, currency), members=members, created_at=date(2026, 1, 10),
+                           deadline=deadline, household_id=household.id)
+
+    amsterdam = goal("Amsterdam Setembro/2026", 6000, "EUR", date(2026, 9, 1), [ana, bruno])
+    amsterdam.contribute(ana, Money.of(1500, "BRL"), date(2026, 5, 5))
+    amsterdam.contribute(bruno, Money.of(800, "EUR"), date(2026, 6, 2))
+    reserve = goal("Reserva de emergência", 30000, "BRL", None, [ana, bruno])
+    reserve.contribute(bruno, Money.of("4250.75", "BRL"), date(2026, 4, 1))
+    honeymoon = goal("Lua de mel", 6000, "EUR", date(2028, 6, 1), [ana, bruno])
+    car = goal("Carro novo", 45000, "BRL", date(2027, 6, 30), [ana, bruno])
+    car.contribute(ana, Money.of(2000, "BRL"), date(2026, 3, 1))
+    laptop = goal("Notebook do Bruno", 8000, "BRL", date(2026, 12, 1), [bruno])
+    goals = [amsterdam, reserve, honeymoon, car, laptop]
+
+    budgets, goal_repo, operations = InMemoryBudgetRepository(), InMemoryGoalRepository(), InMemoryOperationLog()
+    tools: list[Tool[Any]] = [
+        RecordSpendTool.create(budget_repo=budgets, budget_id=budget.id, operations=operations),
+        RegisterExpenseTool.create(budget_repo=budgets, budget_id=budget.id, operations=operations),
+        AdjustExpenseTool.create(budget_repo=budgets, budget_id=budget.id, operations=operations),
+        SetIncomeTool.create(budget_repo=budgets, budget_id=budget.id, operations=operations),
+        ContributeToGoalTool.create(goal_repo=goal_repo, household_id=household.id, operations=operations),
+        CreateGoalTool.create(goal_repo=goal_repo, household=household, now=now, operations=operations),
+        BudgetTool.create(budget_repo=budgets, budget_id=budget.id),
+        GoalTool.create(goal_repo=goal_repo, household_id=household.id, now=now),
+        FeasibilityTool.create(budget_repo=budgets, budget_id=budget.id, goal_repo=goal_repo,
+                               household_id=household.id, now=now),
+    ]
+    memory = working_memory(household, budget, goals, TODAY)
+    prompt = system_prompt(memory)
+    schemas = AgentChat.create(_NoModel(), tools, system_prompt=prompt).schemas()
+    return memory, prompt, schemas
+
+
+class _NoModel:
+    async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
+        raise AssertionError("the benchmark calls no model")
+
+
+def measure(model: str, memory: str, prompt: str, schemas: list[dict[str, Any]]) -> dict[str, Any]:
+    def count(text: str | None, tools: list[dict[str, Any]] | None = None) -> int:
+        messages = [{"role": "system", "content": text}] if text is not None else []
+        return count_prompt_tokens(model, messages, tools)
+
+    total = count(prompt, schemas)
+    prompt_only = count(prompt)
+    return {
+        "model": model,
+        "total": total,
+        "system_prompt_rules": count(RULES),
+        "working_memory": count(memory),
+        "system_prompt_with_memory": prompt_only,
+        "tool_schemas": total - prompt_only,
+        "per_tool": {s["function"]["name"]: count("", [s]) - count("") for s in schemas},
+        "over_goal": max(0, total - GOAL_TOKENS),
+    }
+
+
+# --------------------------------------------------------------------------- what-if trims
+
+
+def _schema_trim(schemas: list[dict[str, Any]], *, shared: bool = False, money: bool = False,
+                 sentence: bool = False) -> list[dict[str, Any]]:
+    out = copy.deepcopy(schemas)
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            props = node.get("properties", {})
+            if shared:  # operationId/confirm explained once, in the system prompt
+                for key in ("operationId", "confirm"):
+                    props.get(key, {}).pop("description", None)
+            if money and set(props) == {"amount", "currency"}:
+                for value in props.values():
+                    value.pop("description", None)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for tool in out:
+        function = tool["function"]
+        if sentence:  # "Preview with confirm=false; ..." repeats rules 1-2 of the system prompt
+            function["description"] = re.sub(r"\s*(Call first with|Preview with) confirm=false.*$", "",
+                                             function["description"])
+        walk(function["parameters"])
+    return out
+
+
+def _expense_lines(memory: str, change: Any) -> str:
+    return "\n".join(change(line) if line.startswith("- ") and ": " not in line else line
+                     for line in memory.split("\n"))
+
+
+def what_if(model: str, memory: str, schemas: list[dict[str, Any]]) -> list[tuple[str, int]]:
+    def total(memory_text: str, tools: list[dict[str, Any]]) -> int:
+        return count_prompt_tokens(model, [{"role": "system", "content": RULES + memory_text}], tools)
+
+    base = total(memory, schemas)
+    no_brl = _expense_lines(memory, lambda line: line.replace("BRL ", ""))
+    no_spent = _expense_lines(memory, lambda line: re.sub(r", BRL [\d.]+$", "", line))
+    no_aliases = _expense_lines(memory, lambda line: re.sub(r" \[[^\]]*\]", "", line))
+    lean = _expense_lines(memory, lambda line: re.sub(r" \[[^\]]*\]", "", re.sub(
+        r", BRL [\d.]+$", "", line)).replace("BRL ", ""))
+    all_schema = _schema_trim(schemas, shared=True, money=True, sentence=True)
+    rows = [
+        ("schemas: no description on operationId/confirm", _schema_trim(schemas, shared=True), memory),
+        ("schemas: no description inside money objects", _schema_trim(schemas, money=True), memory),
+        ("schemas: no 'Preview with confirm=false...' sentence", _schema_trim(schemas, sentence=True), memory),
+        ("schemas: all three", all_schema, memory),
+        ("memory: no 'BRL ' on expense lines (currency said once)", schemas, no_brl),
+        ("memory: no 'spent this month' (budgetStatus has it)", schemas, no_spent),
+        ("memory: no aliases (the tools resolve them)", schemas, no_aliases),
+        ("memory: all three", schemas, lean),
+        ("schemas and memory: all six", all_schema, lean),
+    ]
+    return [(label, total(m, tools) - base) for label, tools, m in rows]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--what-if", action="store_true", help="also count trimmed variants")
+    options = parser.parse_args()
+    memory, prompt, schemas = build()
+    results = []
+    for model in MODELS:
+        try:
+            results.append(measure(model, memory, prompt, schemas))
+        except Exception as error:  # a tokenizer that needs the network
+            results.append({"model": model, "error": f"{type(error).__name__}: {error}"})
+    if options.json:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+        return
+    print(f"Household: {len(EXPENSES)} expenses, 5 goals, 2 members, 9 tools; "
+          f"prompt {len(prompt)} chars ({len(memory)} of them working memory), "
+          f"schemas {len(json.dumps(schemas, ensure_ascii=False, separators=(',', ':')))} chars as JSON.")
+    for r in results:
+        if "error" in r:
+            print(f"\n{r['model']}: counting failed offline: {r['error']}")
+            continue
+        verdict = "within" if r["total"] <= GOAL_TOKENS else f"{r['over_goal']} over"
+        print(f"\n{r['model']}: {r['total']} tokens fixed per call ({verdict} the {GOAL_TOKENS} goal)")
+        print(f"  system prompt (rules)   {r['system_prompt_rules']:>5}")
+        print(f"  working memory          {r['working_memory']:>5}")
+        print(f"  tool schemas (9)        {r['tool_schemas']:>5}")
+        per_tool = sorted(r["per_tool"].items(), key=lambda kv: -kv[1])
+        print("  per tool: " + ", ".join(f"{name} {n}" for name, n in per_tool))
+    print("\n(The parts are counted separately, each with its own message overhead, so they add up "
+          "to a few tokens more than the total.)")
+    if options.what_if:
+        model = MODELS[0]
+        total = next(r["total"] for r in results if r["model"] == model)
+        print(f"\nWhat if ({model}, from {total}):")
+        for label, delta in what_if(model, memory, schemas):
+            print(f"  {delta:>+5}  -> {total + delta:>5}  {label}")
+
+
+if __name__ == "__main__":
+    main()
