@@ -103,19 +103,23 @@ async def _assemble(connection: AsyncConnection, roots: Sequence[Any]) -> list[t
         return []
     ids = [root.id for root in roots]
     members_of: dict[str, list[Member]] = defaultdict(list)
-    for row in await connection.execute(
-        select(goal_members).where(goal_members.c.goal_id.in_(ids))
+    for goal_id, member_id, name in (await connection.execute(
+        select(goal_members.c.goal_id, goal_members.c.member_id, goal_members.c.member_name)
+        .where(goal_members.c.goal_id.in_(ids))
         .order_by(goal_members.c.goal_id, goal_members.c.position)
-    ):
-        members_of[row.goal_id].append(Member(row.member_id, row.member_name))
+    )).all():
+        members_of[goal_id].append(Member(member_id, name))
     paid_of: dict[str, list[Contribution]] = defaultdict(list)
-    for row in await connection.execute(
-        select(contributions).where(contributions.c.goal_id.in_(ids))
+    # Fetched all at once and unpacked as tuples: row-by-row fetching dominates a long history.
+    for goal_id, member_id, name, units, currency, day in (await connection.execute(
+        select(contributions.c.goal_id, contributions.c.member_id, contributions.c.member_name,
+               contributions.c.amount_minor, contributions.c.currency, contributions.c.date)
+        .where(contributions.c.goal_id.in_(ids))
         .order_by(contributions.c.goal_id, contributions.c.position)
-    ):
-        paid_of[row.goal_id].append(Contribution(
-            paid_by=_member(members_of[row.goal_id], row.member_id, row.member_name),
-            amount=money_from_minor(row.amount_minor, row.currency), date=row.date))
+    )).all():
+        paid_of[goal_id].append(Contribution(
+            paid_by=_member(members_of[goal_id], member_id, name),
+            amount=money_from_minor(units, currency), date=day))
     found = []
     for root in roots:
         goal = Goal(id=root.id, name=root.name,
