@@ -1,4 +1,8 @@
-"""A compact picture of the household for the model: who, what expenses, which goals, when."""
+"""A compact picture of the household for the model: who, what expenses, which goals, when.
+
+Compact on purpose: it rides along on every model call. Amounts in the household's currency are
+written bare; what was spent is left to `budgetStatus`, which the model calls when asked.
+"""
 
 from __future__ import annotations
 
@@ -8,33 +12,35 @@ from datetime import date
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
-from domain.money import Period
+from domain.money import Money, Period
+
+
+def _amount(money: Money, home: str) -> str:
+    plain = money.plain()
+    return plain.split(" ", 1)[1] if money.currency == home else plain
 
 
 def working_memory(household: Household, budget: Budget | None, goals: Iterable[Goal],
                    today: date) -> str:
-    period = Period.of(today)
+    home = household.currency
     lines = [
-        f"Today: {today.isoformat()} (current month {period}). Household: {household.name}, "
-        f"currency {household.currency}.",
-        "Members: " + (", ".join(m.name for m in household.members) or "none yet"),
+        f"Today {today.isoformat()}, month {Period.of(today)}. Household {household.name}; "
+        f"amounts without currency are {home}.",
+        "Members: " + (", ".join(m.name for m in household.members) or "none"),
     ]
     if budget is not None:
         if budget.income is not None:
-            lines.append(f"Monthly income: {budget.income.plain()}")
-        lines.append("Expenses (name [aliases] expected, spent this month):")
-        for e in budget.expenses:
-            aliases = f" [{', '.join(e.aliases)}]" if e.aliases else ""
-            lines.append(f"- {e.name}{aliases} {e.expected.plain()}, {e.actual_for(period).plain()}")
-        if not budget.expenses:
-            lines.append("- none yet")
-    lines.append("Goals (name: target, deadline, saved, members):")
-    goals = list(goals)
+            lines.append(f"Income: {_amount(budget.income, home)}")
+        expenses = [
+            f"{e.name}" + (f" ({'/'.join(e.aliases)})" if e.aliases else "") + f" {_amount(e.expected, home)}"
+            for e in budget.expenses
+        ]
+        lines.append("Expenses (name (aliases) expected): " + ("; ".join(expenses) or "none"))
+    described = []
     for g in goals:
-        saved = ", ".join(m.plain() for m in g.saved_by_currency().values()) or "0"
-        deadline = g.deadline.isoformat() if g.deadline else "no deadline"
-        members = ", ".join(m.name for m in g.members)
-        lines.append(f"- {g.name}: {g.target.plain()}, {deadline}, saved {saved}, {members}")
-    if not goals:
-        lines.append("- none yet")
+        saved = "+".join(m.plain() for m in g.saved_by_currency().values()) or "0"
+        deadline = f"by {g.deadline.isoformat()}" if g.deadline else "no deadline"
+        described.append(f"{g.name}: {g.target.plain()} {deadline}, saved {saved}, "
+                         f"{'/'.join(m.name for m in g.members)}")
+    lines.append("Goals: " + ("; ".join(described) or "none"))
     return "\n".join(lines)

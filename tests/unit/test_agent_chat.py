@@ -321,13 +321,13 @@ async def test_the_system_prompt_carries_the_working_memory_of_the_household() -
     system = model.requests[0].messages[0]
     assert system["role"] == "system"
     assert system["content"].endswith(memory)
-    assert "Today: 2026-06-15 (current month 2026-06)" in memory
+    assert "Today 2026-06-15, month 2026-06." in memory
+    assert "amounts without currency are BRL" in memory
     assert "Members: Ana, Bruno" in memory
-    assert "- Mercado [supermercado] BRL 1500, BRL 237.9" in memory
-    assert "- Água BRL 180.5, BRL 0" in memory
-    assert "Monthly income: BRL 12000" in memory
-    assert "- Amsterdam Setembro/2026: EUR 6000, 2026-09-01, saved 0, Ana, Bruno" in memory
-    assert "- Reserva: BRL 20000, no deadline, saved 0, Ana" in memory
+    assert "Mercado (supermercado) 1500; Água 180.5" in memory
+    assert "Income: 12000" in memory
+    assert "Amsterdam Setembro/2026: EUR 6000 by 2026-09-01, saved 0, Ana/Bruno" in memory
+    assert "Reserva: BRL 20000 no deadline, saved 0, Ana" in memory
 
 
 def test_working_memory_of_an_empty_household_says_so() -> None:
@@ -335,6 +335,7 @@ def test_working_memory_of_an_empty_household_says_so() -> None:
 
     memory = working_memory(household, Budget.create("BRL"), [], date(2026, 1, 31))
 
-    assert "Today: 2026-01-31 (current month 2026-01)" in memory
-    assert "Members: none yet" in memory
-    assert memory.count("- none yet") == 2
+    assert "Today 2026-01-31, month 2026-01." in memory
+    assert "Members: none" in memory
+    assert "Expenses (name (aliases) expected): none" in memory
+    assert "Goals: none" in memory

@@ -63,22 +63,18 @@ class ToolArgs(BaseModel):
 
 
 class MoneyArg(ToolArgs):
-    amount: ExactDecimal = Field(description="Exact amount, e.g. 37.90")
-    currency: str = Field(description="ISO 4217 code, e.g. BRL or EUR")
+    # No field descriptions: the system prompt explains amounts once, instead of in every schema.
+    amount: ExactDecimal
+    currency: str
 
     def to_money(self) -> Money:
         return Money.of(self.amount, self.currency)
 
 
 class WriteArgs(ToolArgs):
-    operation_id: str = Field(
-        min_length=1, max_length=64,
-        description="New unique id per operation; the same id only to confirm it.",
-    )
-    confirm: bool = Field(
-        default=False,
-        description="true only after a member approved this preview.",
-    )
+    # Described once in the system prompt (rules 1-2), not in every write tool's schema.
+    operation_id: str = Field(min_length=1, max_length=64)
+    confirm: bool = False
 
 
 def money_dict(money: Money) -> dict[str, Any]:

@@ -53,16 +53,15 @@ class _BudgetWriteTool(WriteTool[Any]):
 
 
 class RecordSpendArgs(WriteArgs):
-    expense: str = Field(description="Expense name or alias, as the member said it (e.g. 'mercado').")
-    period: str = Field(description="Month of the spend, YYYY-MM.")
-    amount: MoneyArg = Field(description="How much MORE was spent (a positive delta added to the month).")
+    expense: str = Field(description="Name or alias.")
+    period: str = Field(description="YYYY-MM")
+    amount: MoneyArg = Field(description="How much more was spent.")
 
 
 class RecordSpendTool(_BudgetWriteTool):
     name = "recordSpend"
     description = (
-        "Add a spend to an expense's actual for a month (a delta: 'gastei mais 200 no mercado'). "
-        "Call first with confirm=false to preview; confirm=true only after a member approves."
+        "Add a spend (a positive delta) to an expense's actual for a month."
     )
     args_model = RecordSpendArgs
 
@@ -83,19 +82,18 @@ class RecordSpendTool(_BudgetWriteTool):
 
 
 class RegisterExpenseArgs(WriteArgs):
-    name: str = Field(description="Name of the new recurring expense, e.g. 'Aluguel'.")
-    expected: MoneyArg = Field(description="Expected monthly amount.")
-    category: str | None = Field(default=None, description="Optional category, e.g. 'Moradia'.")
-    billing_day: BillingDay | None = Field(default=None, description="Optional due day of the month, 1-31.")
-    payment_method: str | None = Field(default=None, description="Optional, e.g. 'Pix', 'cartão'.")
-    aliases: list[str] | None = Field(default=None, description="Other names for it, e.g. ['supermercado'].")
+    name: str
+    expected: MoneyArg = Field(description="Monthly amount.")
+    category: str | None = None
+    billing_day: BillingDay | None = Field(default=None, description="Due day, 1-31.")
+    payment_method: str | None = None
+    aliases: list[str] | None = None
 
 
 class RegisterExpenseTool(_BudgetWriteTool):
     name = "registerExpense"
     description = (
-        "Register a new recurring monthly expense in the budget. Preview with confirm=false; "
-        "confirm=true only after a member approves."
+        "Register a new recurring monthly expense."
     )
     args_model = RegisterExpenseArgs
 
@@ -121,15 +119,14 @@ class RegisterExpenseTool(_BudgetWriteTool):
 
 
 class AdjustExpenseArgs(WriteArgs):
-    expense: str = Field(description="Expense name or alias.")
-    new_expected: MoneyArg = Field(description="The new expected monthly amount.")
+    expense: str = Field(description="Name or alias.")
+    new_expected: MoneyArg
 
 
 class AdjustExpenseTool(_BudgetWriteTool):
     name = "adjustExpense"
     description = (
-        "Change an expense's expected monthly amount. Preview with confirm=false; confirm=true "
-        "only after a member approves."
+        "Change an expense's expected monthly amount."
     )
     args_model = AdjustExpenseArgs
 
@@ -149,14 +146,13 @@ class AdjustExpenseTool(_BudgetWriteTool):
 
 
 class SetIncomeArgs(WriteArgs):
-    amount: MoneyArg = Field(description="The household's total monthly income.")
+    amount: MoneyArg = Field(description="Total monthly income.")
 
 
 class SetIncomeTool(_BudgetWriteTool):
     name = "setIncome"
     description = (
-        "Set the household's monthly income (used to judge whether goals fit). Preview with "
-        "confirm=false; confirm=true only after a member approves."
+        "Set the household's monthly income."
     )
     args_model = SetIncomeArgs
 
@@ -176,7 +172,7 @@ class SetIncomeTool(_BudgetWriteTool):
 
 
 class BudgetStatusArgs(ToolArgs):
-    period: str = Field(description="Month, YYYY-MM.")
+    period: str = Field(description="YYYY-MM")
 
 
 class BudgetTool(ReadTool[BudgetStatusArgs]):

@@ -75,17 +75,16 @@ class _GoalLocator:
 
 
 class ContributeArgs(WriteArgs):
-    goal: str = Field(description="Goal name or a unique part of it, e.g. 'Amsterdam'.")
-    paid_by: str = Field(description="Name of the member who paid ('eu paguei' = the sender).")
-    amount: MoneyArg = Field(description="Amount contributed, in the currency actually paid.")
-    date: str = Field(description="Date of the contribution, YYYY-MM-DD.")
+    goal: str = Field(description="Name or a unique part of it.")
+    paid_by: str = Field(description="Member who paid.")
+    amount: MoneyArg
+    date: str = Field(description="YYYY-MM-DD")
 
 
 class ContributeToGoalTool(WriteTool[ContributeArgs]):
     name = "contributeToGoal"
     description = (
-        "Record a member's contribution to a savings goal. Preview with confirm=false; "
-        "confirm=true only after a member approves."
+        "Record a member's contribution to a savings goal."
     )
     args_model = ContributeArgs
 
@@ -121,17 +120,16 @@ class ContributeToGoalTool(WriteTool[ContributeArgs]):
 
 
 class CreateGoalArgs(WriteArgs):
-    name: str = Field(description="Goal name, e.g. 'Lua de mel'.")
-    target: MoneyArg = Field(description="Target amount and currency, e.g. 6000 EUR.")
-    contributors: list[str] = Field(min_length=1, description="Names of the members who save for it.")
-    deadline: str | None = Field(default=None, description="Optional deadline, YYYY-MM-DD.")
+    name: str
+    target: MoneyArg
+    contributors: list[str] = Field(min_length=1, description="Member names.")
+    deadline: str | None = Field(default=None, description="YYYY-MM-DD")
 
 
 class CreateGoalTool(WriteTool[CreateGoalArgs]):
     name = "createGoal"
     description = (
-        "Create a savings goal for the household. Preview with confirm=false; confirm=true only "
-        "after a member approves."
+        "Create a savings goal."
     )
     args_model = CreateGoalArgs
 
@@ -176,8 +174,8 @@ class CreateGoalTool(WriteTool[CreateGoalArgs]):
 
 
 class GoalStatusArgs(ToolArgs):
-    name: str = Field(description="Goal name or a unique part of it.")
-    today: str | None = Field(default=None, description="Optional reference date, YYYY-MM-DD.")
+    name: str = Field(description="Name or a unique part of it.")
+    today: str | None = Field(default=None, description="YYYY-MM-DD")
 
 
 def goal_report(goal: Goal, today: date, rates: ExchangeRates) -> dict[str, Any]:
@@ -226,9 +224,9 @@ class GoalTool(ReadTool[GoalStatusArgs]):
 
 
 class FeasibilityArgs(ToolArgs):
-    goal: str | None = Field(default=None, description="An existing goal's name, or omit for a new idea.")
-    target: MoneyArg | None = Field(default=None, description="For a goal not created yet: its target.")
-    deadline: str | None = Field(default=None, description="For a goal not created yet: YYYY-MM-DD.")
+    goal: str | None = Field(default=None, description="Existing goal name.")
+    target: MoneyArg | None = Field(default=None, description="New goal target.")
+    deadline: str | None = Field(default=None, description="New goal deadline, YYYY-MM-DD.")
 
 
 class FeasibilityTool(ReadTool[FeasibilityArgs]):
@@ -236,8 +234,7 @@ class FeasibilityTool(ReadTool[FeasibilityArgs]):
 
     name = "checkFeasibility"
     description = (
-        "Check whether the household can afford an existing goal (by name) or a new one "
-        "(target + deadline): monthly surplus after expenses and other goals vs. required monthly."
+        "Can the household afford a goal: an existing one by name, or a new target + deadline?"
     )
     args_model = FeasibilityArgs
 
