@@ -16,6 +16,8 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential
+
 from domain.agent.model import FailureKind, ModelFailure
 
 if TYPE_CHECKING:
@@ -27,6 +29,10 @@ logger = logging.getLogger("infra.llm")
 
 DEFAULT_TIMEOUT_SECONDS = 30.0
 DEFAULT_NUM_RETRIES = 2
+DEFAULT_RETRY_WAIT_SECONDS = 0.5  # then 1, 2, 4 ... up to _MAX_RETRY_WAIT_SECONDS
+_MAX_RETRY_WAIT_SECONDS = 8.0
+_TRANSIENT = frozenset({FailureKind.UNREACHABLE, FailureKind.TIMEOUT, FailureKind.RATE_LIMITED,
+                        FailureKind.SERVER_ERROR})
 _MAX_DETAIL_CHARS = 300
 _MIN_SECRET_CHARS = 4  # shorter "keys" (e.g. "x" for a local vLLM) are placeholders, not secrets
 _SECRET_LIKE = re.compile(r"sk-[A-Za-z0-9_\-]{6,}|Bearer\s+\S+", re.IGNORECASE)
@@ -62,7 +68,8 @@ class LiteLLMModel:
     """A `LanguageModel` over `litellm.acompletion`.
 
     Options: `timeout` (seconds per attempt, default 30), `num_retries` (default 2; transient
-    failures only: connection errors, timeouts, 408/409/429/5xx, honouring Retry-After),
+    failures only: unreachable, timeouts, 429 and 5xx, for every provider alike, with exponential
+    waits from `retry_wait` seconds, default 0.5),
     `fallbacks` (models tried in order when the primary fails), `temperature`, and anything
     else litellm accepts, passed through. Unsupported provider params are dropped, not errors.
 
@@ -84,6 +91,7 @@ class LiteLLMModel:
         self._api_key = api_key
         self._timeout = float(options.pop("timeout", DEFAULT_TIMEOUT_SECONDS))
         self._num_retries = int(options.pop("num_retries", DEFAULT_NUM_RETRIES))
+        self._retry_wait = float(options.pop("retry_wait", DEFAULT_RETRY_WAIT_SECONDS))
         self._fallbacks = [_fallback_target(f) for f in options.pop("fallbacks", None) or ()]
         if options.get("temperature") is None:
             options.pop("temperature", None)
@@ -115,6 +123,25 @@ class LiteLLMModel:
     async def _complete_once(
         self, target: Mapping[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]]
     ) -> dict[str, Any]:
+        """One target, retried on transient failures: the same policy for every provider.
+
+        (litellm's providers disagree: the OpenAI SDK retries by itself, anthropic/, gemini/ and
+        ollama_chat/ do not; so litellm's own retries are off and this loop is the only one.)
+        """
+        retrying = AsyncRetrying(
+            stop=stop_after_attempt(self._num_retries + 1),
+            wait=wait_exponential(multiplier=self._retry_wait, max=_MAX_RETRY_WAIT_SECONDS),
+            retry=retry_if_exception(lambda e: isinstance(e, ModelFailure) and e.kind in _TRANSIENT),
+            reraise=True,
+        )
+        async for attempt in retrying:
+            with attempt:
+                return await self._attempt(target, messages, tools)
+        raise AssertionError("unreachable: tenacity reraises the last failure")
+
+    async def _attempt(
+        self, target: Mapping[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         litellm = _litellm()
         model = str(target["model"])
         request: dict[str, Any] = {
@@ -122,10 +149,9 @@ class LiteLLMModel:
             **{k: v for k, v in target.items() if v is not None},
             "messages": messages,
             "timeout": self._timeout,
-            # The OpenAI SDK's own retry loop: transient errors only, with backoff and
-            # Retry-After. litellm's `num_retries` would add a second, blind retry layer
-            # (tenacity, constant, also on 401s) whenever tenacity happens to be installed.
-            "max_retries": self._num_retries,
+            # Retries are ours (see _complete_once); the OpenAI SDK's and litellm's are off.
+            "max_retries": 0,
+            "num_retries": 0,
             "drop_params": True,
         }
         if tools:  # OpenAI rejects `tools: []`
