@@ -17,8 +17,8 @@ from domain.money import Money, Period
 from infra.db.aggregates import bump_version, insert_root, remember_saved
 from infra.db.engine import Database
 from infra.db.tables import actuals, budgets, expense_aliases, expenses
-from infra.db.types import money_from_minor, period_of
 from infra.db.upsert import insert_for
+from infra.db.values import money_from_minor, period_of
 
 KIND = "Orçamento"
 
@@ -113,11 +113,11 @@ async def _fetch(connection: AsyncConnection, budget_id: str, periods: Iterable[
         select(expenses).where(expenses.c.budget_id == budget_id).order_by(expenses.c.position)
     )).all()
     aliases: dict[str, list[str]] = defaultdict(list)
-    for expense_id, alias in (await connection.execute(
+    for expense_id, alias in await connection.execute(
         select(expense_aliases.c.expense_id, expense_aliases.c.alias)
         .where(expense_aliases.c.expense_id.in_(of_budget))
         .order_by(expense_aliases.c.expense_id, expense_aliases.c.position)
-    )).all():
+    ):
         aliases[expense_id].append(alias)
     wanted = None if periods is None else frozenset(periods)
     actual_query = select(actuals.c.expense_id, actuals.c.period, actuals.c.amount_minor,
@@ -125,8 +125,7 @@ async def _fetch(connection: AsyncConnection, budget_id: str, periods: Iterable[
     if wanted is not None:
         actual_query = actual_query.where(actuals.c.period.in_(sorted(str(p) for p in wanted)))
     by_expense: dict[str, dict[Period, Money]] = defaultdict(dict)
-    # Fetched all at once and unpacked as tuples: row-by-row fetching dominates a long history.
-    for expense_id, period, units, currency in (await connection.execute(actual_query)).all():
+    for expense_id, period, units, currency in await connection.execute(actual_query):
         by_expense[expense_id][period_of(period)] = money_from_minor(units, currency)
 
     loaded: list[RecurringExpense] = []

@@ -9,8 +9,8 @@ from sqlalchemy import delete, select, update
 from domain.agent.conversation import Message, last_turns
 from infra.db.engine import Database
 from infra.db.tables import conversations, messages
-from infra.db.types import dumps, loads
 from infra.db.upsert import insert_for
+from infra.db.values import dumps, loads
 
 DEFAULT_TURNS_KEPT = 50
 

@@ -17,7 +17,7 @@ from domain.household import Member
 from infra.db.aggregates import appended_since, bump_version, insert_root, remember_saved
 from infra.db.engine import Database
 from infra.db.tables import contributions, goal_members, goals
-from infra.db.types import money_from_minor
+from infra.db.values import money_from_minor
 
 KIND = "Meta"
 
@@ -103,23 +103,29 @@ async def _assemble(connection: AsyncConnection, roots: Sequence[Any]) -> list[t
         return []
     ids = [root.id for root in roots]
     members_of: dict[str, list[Member]] = defaultdict(list)
-    for goal_id, member_id, name in (await connection.execute(
+    for goal_id, member_id, name in await connection.execute(
         select(goal_members.c.goal_id, goal_members.c.member_id, goal_members.c.member_name)
         .where(goal_members.c.goal_id.in_(ids))
         .order_by(goal_members.c.goal_id, goal_members.c.position)
-    )).all():
+    ):
         members_of[goal_id].append(Member(member_id, name))
     paid_of: dict[str, list[Contribution]] = defaultdict(list)
-    # Fetched all at once and unpacked as tuples: row-by-row fetching dominates a long history.
-    for goal_id, member_id, name, units, currency, day in (await connection.execute(
+    # The goal's own Member objects for its contributors, so `paid_by in goal.members` holds.
+    member_by_id: dict[str, dict[str, Member]] = {}
+    # Plain tuples, iterated as they come: on a long history, building objects dominates the load
+    # (and the cyclic GC scanning them: holding every row at once makes that worse).
+    for goal_id, member_id, name, units, currency, day in await connection.execute(
         select(contributions.c.goal_id, contributions.c.member_id, contributions.c.member_name,
                contributions.c.amount_minor, contributions.c.currency, contributions.c.date)
         .where(contributions.c.goal_id.in_(ids))
         .order_by(contributions.c.goal_id, contributions.c.position)
-    )).all():
-        paid_of[goal_id].append(Contribution(
-            paid_by=_member(members_of[goal_id], member_id, name),
-            amount=money_from_minor(units, currency), date=day))
+    ):
+        known = member_by_id.get(goal_id)
+        if known is None:
+            known = member_by_id[goal_id] = {m.id: m for m in members_of[goal_id]}
+        payer = known.get(member_id) or Member(member_id, name)
+        paid_of[goal_id].append(Contribution(paid_by=payer, amount=money_from_minor(units, currency),
+                                             date=day))
     found = []
     for root in roots:
         goal = Goal(id=root.id, name=root.name,
@@ -129,14 +135,6 @@ async def _assemble(connection: AsyncConnection, roots: Sequence[Any]) -> list[t
                     household_id=root.household_id, version=root.version)
         found.append((goal, GoalState(_member_pairs(goal), tuple(goal.contributions))))
     return found
-
-
-def _member(members: list[Member], member_id: str, name: str) -> Member:
-    """The goal's own Member object for a contributor, so `paid_by in goal.members` holds."""
-    for member in members:
-        if member.id == member_id:
-            return member
-    return Member(member_id, name)
 
 
 async def _write_children(connection: AsyncConnection, goal: Goal, before: GoalState) -> GoalState:

@@ -18,8 +18,8 @@ from sqlalchemy.orm import aliased
 from domain.agent.clock import Clock, utc_now
 from infra.db.engine import Database
 from infra.db.tables import processed_updates as updates
-from infra.db.types import dumps, loads
 from infra.db.upsert import insert_for
+from infra.db.values import dumps, loads
 
 QUEUED, PROCESSING, DONE = "queued", "processing", "done"
 CLAIM_ATTEMPTS = 5  # candidates tried per claim when other workers take them first

@@ -11,7 +11,7 @@ from alembic.config import Config
 from sqlalchemy.engine import Connection
 
 from infra.db.engine import Database, database_url
-from infra.db.types import UtcDateTime
+from infra.db.values import UtcDateTime
 
 HERE = Path(__file__).resolve().parent
 
@@ -42,7 +42,7 @@ async def upgrade_database(database: Database, revision: str = "head") -> None:
 
 
 def _upgrade_on(connection: Connection, revision: str) -> None:
-    config = alembic_config(str(connection.engine.url))
+    config = alembic_config(connection.engine.url.render_as_string(hide_password=False))
     config.attributes["connection"] = connection
     command.upgrade(config, revision)
 

@@ -28,8 +28,8 @@ from domain.agent.receipts import ToolReceipt
 from domain.errors import OperationClosed, UnknownOperation
 from infra.db.engine import Database
 from infra.db.tables import operations
-from infra.db.types import dumps, loads
 from infra.db.upsert import insert_for
+from infra.db.values import dumps, loads
 
 PENDING = OperationStatus.PENDING.value
 

@@ -22,7 +22,7 @@ from sqlalchemy import (
     Text,
 )
 
-from infra.db.types import UtcDateTime
+from infra.db.values import UtcDateTime
 
 metadata = MetaData(naming_convention={
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",

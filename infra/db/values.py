@@ -1,4 +1,4 @@
-"""Column types and value codecs shared by the tables and repositories."""
+"""Column types and value conversions between rows and the domain (money, months, exact JSON)."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ def table_names(connection: Connection) -> set[str]:
 
 
 def downgrade_to_base(connection: Connection) -> None:
-    config = alembic_config(str(connection.engine.url))
+    config = alembic_config(connection.engine.url.render_as_string(hide_password=False))
     config.attributes["connection"] = connection
     command.downgrade(config, "base")
 
