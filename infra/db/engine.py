@@ -103,7 +103,7 @@ class Database:
     """An engine, the current unit of work, and what each loaded aggregate looked like."""
 
     def __init__(self, target: str | AsyncEngine | None = None, **engine_options: Any) -> None:
-        """On an engine, or on a URL (default DATABASE_URL's default, see `database_url`).
+        """On an engine, or on a database URL (None: the SQLite default; see `database_url`).
 
         Opens no connection yet; `engine_options` go to SQLAlchemy's create_async_engine.
         """
