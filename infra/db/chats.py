@@ -47,26 +47,26 @@ class ChatDirectory:
             )).one_or_none()
         return ChatLink(row.household_id, row.budget_id) if row is not None else None
 
-    async def link_member(self, chat_id: int, telegram_user_id: int, member_id: str) -> str:
+    async def link_member(self, chat_id: int, user_id: int, member_id: str) -> str:
         """Links the user to a member of the chat's household unless already linked; returns
         the member id that holds. The chat must be linked first."""
         async with self._db.transaction() as unit:
             connection = unit.connection
             await connection.execute(
                 insert_for(connection.dialect.name, chat_members)
-                .values(chat_id=chat_id, telegram_user_id=telegram_user_id, member_id=member_id)
+                .values(chat_id=chat_id, telegram_user_id=user_id, member_id=member_id)
                 .on_conflict_do_nothing(
                     index_elements=[chat_members.c.chat_id, chat_members.c.telegram_user_id]))
             linked: str = (await connection.execute(
                 select(chat_members.c.member_id).where(
                     chat_members.c.chat_id == chat_id,
-                    chat_members.c.telegram_user_id == telegram_user_id))).scalar_one()
+                    chat_members.c.telegram_user_id == user_id))).scalar_one()
         return linked
 
-    async def member_of_user(self, chat_id: int, telegram_user_id: int) -> str | None:
+    async def member_of_user(self, chat_id: int, user_id: int) -> str | None:
         async with self._db.reading() as connection:
             member_id: str | None = (await connection.execute(
                 select(chat_members.c.member_id).where(
                     chat_members.c.chat_id == chat_id,
-                    chat_members.c.telegram_user_id == telegram_user_id))).scalar_one_or_none()
+                    chat_members.c.telegram_user_id == user_id))).scalar_one_or_none()
         return member_id
