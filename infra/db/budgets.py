@@ -188,7 +188,7 @@ async def _write_expenses(connection: AsyncConnection, budget: Budget,
                 previous = old_actuals.get(period)
                 if previous is not money and previous != money:
                     upserted.append(_actual_row(expense_id, period, money))
-                    if periods is not None and period not in periods:
+                    if periods is not None and old is not None and period not in periods:
                         raise ValueError(f"month {period} of {expense.name} was not loaded; "
                                          "load the budget with it before changing it")
             removed += [(expense_id, str(p)) for p in old_actuals if p not in expense.actuals]

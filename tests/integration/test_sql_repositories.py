@@ -278,5 +278,10 @@ async def test_a_budget_can_be_loaded_with_only_the_months_a_caller_needs(databa
     with pytest.raises(ValueError, match="2026-07"):
         await repo.save(partial)
 
+    partial.expenses[0].actuals.pop(JULY)
+    partial.register("Farmácia", brl("50")).record_spend(Period(2024, 1), brl("7"))  # new: nothing to clobber
+    await repo.save(partial)
+
     stored = await repo.load("orc-1")
     assert stored.expenses[0].actuals == {Period(2025, 1): brl("10"), JUNE: brl("25")}
+    assert stored.expenses[1].actuals == {Period(2024, 1): brl("7")}
