@@ -2,30 +2,28 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
 from domain.agent.conversation import ConversationStore
 from domain.agent.operations import OperationLog
 from domain.ports import BudgetRepository, GoalRepository, HouseholdRepository
+from infra.db.chats import ChatLink
 
-
-@dataclass(frozen=True)
-class ChatLink:
-    household_id: str
-    budget_id: str
+__all__ = ["ChatDirectory", "ChatLink", "Storage"]
 
 
 class ChatDirectory(Protocol):
     """Which household a Telegram chat is, and which member a Telegram user is in it."""
 
-    async def link_chat(self, chat_id: int, household_id: str, budget_id: str) -> None:
+    async def link_chat(self, chat_id: int, household_id: str, budget_id: str) -> ChatLink:
+        """Links the chat once; returns the link that holds (the first one, if two raced)."""
         ...
 
     async def household_of_chat(self, chat_id: int) -> ChatLink | None:
         ...
 
-    async def link_member(self, chat_id: int, user_id: int, member_id: str) -> None:
+    async def link_member(self, chat_id: int, user_id: int, member_id: str) -> str:
+        """Links the user once; returns the member id that holds."""
         ...
 
     async def member_of_user(self, chat_id: int, user_id: int) -> str | None:
@@ -33,11 +31,21 @@ class ChatDirectory(Protocol):
 
 
 class Storage(Protocol):
-    households: HouseholdRepository
-    budgets: BudgetRepository
-    goals: GoalRepository
-    conversations: ConversationStore
-    directory: ChatDirectory
+    # Read-only properties: an implementation may hold more specific types.
+    @property
+    def households(self) -> HouseholdRepository: ...
+
+    @property
+    def budgets(self) -> BudgetRepository: ...
+
+    @property
+    def goals(self) -> GoalRepository: ...
+
+    @property
+    def conversations(self) -> ConversationStore: ...
+
+    @property
+    def directory(self) -> ChatDirectory: ...
 
     def operations(self, scope: str) -> OperationLog:
         """The operation log of one chat: operation ids and button keys are only unique within it."""

@@ -26,14 +26,14 @@ class InMemoryChatDirectory:
         self._chats: dict[int, ChatLink] = {}
         self._members: dict[tuple[int, int], str] = {}
 
-    async def link_chat(self, chat_id: int, household_id: str, budget_id: str) -> None:
-        self._chats[chat_id] = ChatLink(household_id, budget_id)
+    async def link_chat(self, chat_id: int, household_id: str, budget_id: str) -> ChatLink:
+        return self._chats.setdefault(chat_id, ChatLink(household_id, budget_id))
 
     async def household_of_chat(self, chat_id: int) -> ChatLink | None:
         return self._chats.get(chat_id)
 
-    async def link_member(self, chat_id: int, user_id: int, member_id: str) -> None:
-        self._members[(chat_id, user_id)] = member_id
+    async def link_member(self, chat_id: int, user_id: int, member_id: str) -> str:
+        return self._members.setdefault((chat_id, user_id), member_id)
 
     async def member_of_user(self, chat_id: int, user_id: int) -> str | None:
         return self._members.get((chat_id, user_id))
