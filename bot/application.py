@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from infra.db.engine import Database
-from infra.db.storage import SqlStorage
 from telegram.ext import AIORateLimiter, Application
 
 from bot import handlers
@@ -16,6 +14,8 @@ from bot.service import HouseholdService
 from domain.agent.clock import Clock, utc_now
 from domain.agent.model import LanguageModel
 from domain.rates import DEFAULT_RATES, FixedRates
+from infra.db.engine import Database
+from infra.db.storage import SqlStorage
 from infra.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -6,8 +6,6 @@ import asyncio
 import sys
 from collections.abc import Callable
 
-from infra.db.migrate import upgrade
-
 from bot import rendering
 from bot.application import bootstrap
 from bot.commands import WRITE_COMMANDS, resumo_period
@@ -24,6 +22,7 @@ from bot.service import (
     callback_data,
 )
 from domain.errors import DomainError
+from infra.db.migrate import upgrade
 from infra.settings import Settings
 
 CONSOLE_CHAT_ID = 1
