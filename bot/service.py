@@ -194,8 +194,8 @@ class HouseholdService:
         return await self._outcomes(context, reply)
 
     async def _prompt(self, context: ChatContext) -> str:
-        budget = await self.storage.budgets.load(context.link.budget_id)
-        goals = await self.storage.goals.list(context.link.household_id)
+        budget = await self.storage.budgets.load(context.link.budget_id, periods=())
+        goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = local_today(self.clock, self.timezone)
         return system_prompt(working_memory(context.household, budget, goals, today))
 
@@ -267,7 +267,7 @@ class HouseholdService:
         context = await self._context(chat_id)
         if context is None:
             return rendering.not_started_text()
-        goals = await self.storage.goals.list(context.link.household_id)
+        goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = self.today()
         return rendering.goals_summary([goal_report(g, today, self.rates) for g in goals])
 

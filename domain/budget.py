@@ -28,6 +28,9 @@ class RecurringExpense:
     billing_day: int | None = None
     payment_method: str | None = None
     actuals: dict[Period, Money] = field(default_factory=dict)
+    # The months whose actuals were loaded; None means every month. A repository loads only the
+    # months a use case touches, so a budget with years of history costs the same to change.
+    loaded_periods: frozenset[Period] | None = None
 
     def answers_to(self, name: str) -> bool:
         wanted = fold(name)
@@ -35,6 +38,7 @@ class RecurringExpense:
 
     def actual_for(self, period: Period) -> Money:
         """What was spent in the month; zero in the expense's currency when nothing was recorded."""
+        self._require_loaded(period)
         return self.actuals.get(period, Money.zero(self.expected.currency))
 
     def add_to_actual(self, period: Period, amount: Money) -> Money:
@@ -49,10 +53,16 @@ class RecurringExpense:
     def record_spend(self, period: Period, amount: Money) -> Money:
         """Replaces the month's actual with `amount`."""
         self._check(amount)
+        self._require_loaded(period)
         if amount.amount < 0:
             raise InvalidMoney(f"Gasto negativo: {amount}.")
         self.actuals[period] = amount
         return amount
+
+    def _require_loaded(self, period: Period) -> None:
+        if self.loaded_periods is not None and period not in self.loaded_periods:
+            # A programming error, not a person's: the caller loaded the wrong months.
+            raise LookupError(f"{period} was not loaded for {self.name}")
 
     def _check(self, amount: Money) -> None:
         if amount.currency != self.expected.currency:

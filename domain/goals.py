@@ -36,6 +36,9 @@ class Goal:
     deadline: date | None = None
     contributions: list[Contribution] = field(default_factory=list)
     household_id: str | None = None
+    # What earlier contributions add up to when a repository loaded the goal without its history
+    # (None: `contributions` is the whole history). Keeps a contribution's cost flat over years.
+    prior_savings: dict[str, Money] | None = None
     version: int = 0
 
     @classmethod
@@ -73,7 +76,7 @@ class Goal:
         return contribution
 
     def saved_by_currency(self) -> dict[str, Money]:
-        saved: dict[str, Money] = {}
+        saved: dict[str, Money] = dict(self.prior_savings or {})
         for c in self.contributions:
             currency = c.amount.currency
             saved[currency] = saved[currency] + c.amount if currency in saved else c.amount

@@ -1,18 +1,21 @@
 """In-memory repositories: the ports' reference behaviour, for tests, the eval and the console demo.
 
 They store deep copies, so changing a loaded aggregate changes nothing until `save`, and they
-refuse a stale save exactly as the SQL repositories do.
+refuse a stale save exactly as the SQL repositories do. Partial loads (a budget's months, a goal
+without its history) behave as in SQL: what was not loaded cannot be read, and `save` keeps it.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from typing import Generic, Protocol, TypeVar
 
 from domain.budget import Budget
 from domain.errors import ConcurrentModification, NotFound
 from domain.goals import Goal
 from domain.household import Household
+from domain.money import Period
 
 
 class _Versioned(Protocol):
@@ -33,8 +36,11 @@ class _InMemory(Generic[A]):
 
     async def load(self, aggregate_id: str) -> A:
         self.loads += 1
+        return copy.deepcopy(self._stored(aggregate_id))
+
+    def _stored(self, aggregate_id: str) -> A:
         try:
-            return copy.deepcopy(self._items[aggregate_id])
+            return self._items[aggregate_id]
         except KeyError:
             raise NotFound(self.kind, aggregate_id) from None
 
@@ -44,11 +50,33 @@ class _InMemory(Generic[A]):
             raise ConcurrentModification(self.kind, aggregate.id)
         self.saves += 1
         aggregate.version += 1
-        self._items[aggregate.id] = copy.deepcopy(aggregate)
+        self._items[aggregate.id] = self._merged(stored, copy.deepcopy(aggregate))
+
+    def _merged(self, stored: A | None, saved: A) -> A:
+        """What the store holds after `saved`: the hook for partially loaded aggregates."""
+        return saved
 
 
 class InMemoryBudgetRepository(_InMemory[Budget]):
     kind = "Orçamento"
+
+    async def load(self, budget_id: str, *, periods: Iterable[Period] | None = None) -> Budget:
+        budget = await super().load(budget_id)
+        if periods is not None:
+            window = frozenset(periods)
+            for expense in budget.expenses:
+                expense.actuals = {p: m for p, m in expense.actuals.items() if p in window}
+                expense.loaded_periods = window
+        return budget
+
+    def _merged(self, stored: Budget | None, saved: Budget) -> Budget:
+        before = {e.name: e for e in stored.expenses} if stored is not None else {}
+        for expense in saved.expenses:
+            if expense.loaded_periods is not None:
+                kept = before[expense.name].actuals if expense.name in before else {}
+                expense.actuals = {**kept, **expense.actuals}
+                expense.loaded_periods = None
+        return saved
 
 
 class InMemoryHouseholdRepository(_InMemory[Household]):
@@ -58,11 +86,29 @@ class InMemoryHouseholdRepository(_InMemory[Household]):
 class InMemoryGoalRepository(_InMemory[Goal]):
     kind = "Meta"
 
-    async def list(self, household_id: str | None = None) -> list[Goal]:
+    async def load(self, goal_id: str, *, history: bool = True) -> Goal:
+        goal = await super().load(goal_id)
+        return goal if history else _without_history(goal)
+
+    async def list(self, household_id: str | None = None, *, history: bool = True) -> list[Goal]:
         """A goal saved without a household is visible to every household, as a test double's
         convenience; the SQL repository always knows the household."""
-        return [
+        goals = [
             copy.deepcopy(g)
             for g in self._items.values()
             if household_id is None or g.household_id in (household_id, None)
         ]
+        return goals if history else [_without_history(g) for g in goals]
+
+    def _merged(self, stored: Goal | None, saved: Goal) -> Goal:
+        if saved.prior_savings is not None:
+            earlier = stored.contributions if stored is not None else []
+            saved.contributions = [*earlier, *saved.contributions]
+            saved.prior_savings = None
+        return saved
+
+
+def _without_history(goal: Goal) -> Goal:
+    goal.prior_savings = goal.saved_by_currency()
+    goal.contributions = []
+    return goal

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Protocol
 
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
+from domain.money import Period
 
 
 class BudgetRepository(Protocol):
-    async def load(self, budget_id: str) -> Budget:
-        """The budget, or domain.errors.NotFound."""
+    async def load(self, budget_id: str, *, periods: Iterable[Period] | None = None) -> Budget:
+        """The budget, or domain.errors.NotFound.
+
+        `periods` limits the actuals loaded to those months (the others refuse to be read and
+        are kept as they are by `save`); None loads every month.
+        """
         ...
 
     async def save(self, budget: Budget) -> None:
@@ -20,14 +26,16 @@ class BudgetRepository(Protocol):
 
 
 class GoalRepository(Protocol):
-    async def load(self, goal_id: str) -> Goal:
+    async def load(self, goal_id: str, *, history: bool = True) -> Goal:
+        """The goal, or NotFound. Without `history`, contributions are summed in `prior_savings`
+        instead of loaded; `save` then adds the new ones and keeps the rest."""
         ...
 
     async def save(self, goal: Goal) -> None:
         ...
 
-    async def list(self, household_id: str | None = None) -> list[Goal]:
-        """Every goal, or every goal whose members belong to the household."""
+    async def list(self, household_id: str | None = None, *, history: bool = True) -> list[Goal]:
+        """Every goal, or every goal of the household."""
         ...
 
 

@@ -255,3 +255,53 @@ async def test_listed_goals_are_copies() -> None:
     listed.contribute(ANA, brl(1), date(2026, 6, 15))
 
     assert (await repo.load("g1")).contributions == []
+
+
+async def test_a_budget_loaded_for_one_month_keeps_the_other_months_when_saved() -> None:
+    repo = InMemoryBudgetRepository()
+    budget = Budget.create("BRL", id="b")
+    budget.register("Mercado", Money.of(1500, "BRL"))
+    budget.find_by_name("Mercado").add_to_actual(Period(2026, 5), Money.of("10.00", "BRL"))
+    await repo.save(budget)
+
+    june = await repo.load("b", periods=[Period(2026, 6)])
+    june.find_by_name("Mercado").add_to_actual(Period(2026, 6), Money.of("0.10", "BRL"))
+    await repo.save(june)
+
+    whole = await repo.load("b")
+    mercado = whole.find_by_name("Mercado")
+    assert mercado.actual_for(Period(2026, 5)) == Money.of("10.00", "BRL")
+    assert mercado.actual_for(Period(2026, 6)) == Money.of("0.10", "BRL")
+
+
+async def test_a_month_that_was_not_loaded_cannot_be_read() -> None:
+    repo = InMemoryBudgetRepository()
+    budget = Budget.create("BRL", id="b")
+    budget.register("Mercado", Money.of(1500, "BRL"))
+    await repo.save(budget)
+
+    loaded = await repo.load("b", periods=())
+
+    with pytest.raises(LookupError):
+        loaded.find_by_name("Mercado").actual_for(Period(2026, 6))
+
+
+async def test_a_goal_loaded_without_history_sums_its_savings_and_keeps_them_when_saved() -> None:
+
+    household = Household.create("Casa", "BRL", id="h")
+    ana = household.add_member("Ana")
+    repo = InMemoryGoalRepository()
+    goal = Goal.create("Viagem", Money.of(6000, "EUR"), members=[ana], created_at=date(2026, 6, 1),
+                        id="g", household_id="h")
+    goal.contribute(ana, Money.of(500, "BRL"), date(2026, 6, 2))
+    await repo.save(goal)
+
+    light = await repo.load("g", history=False)
+    assert light.contributions == []
+    assert light.saved_by_currency() == {"BRL": Money.of(500, "BRL")}
+    light.contribute(ana, Money.of("0.10", "BRL"), date(2026, 6, 3))
+    await repo.save(light)
+
+    whole = await repo.load("g")
+    assert [c.amount for c in whole.contributions] == [Money.of(500, "BRL"), Money.of("0.10", "BRL")]
+    assert (await repo.list("h", history=False))[0].saved_by_currency() == {"BRL": Money.of("500.10", "BRL")}

@@ -8,7 +8,7 @@ where counting is the rule (no save on a preview, no load on a repeat).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
@@ -678,9 +678,9 @@ async def test_confirming_by_id_twice_writes_once() -> None:
 class YieldingBudgetRepository(InMemoryBudgetRepository):
     """Gives the event loop a turn inside load and save, as a database would."""
 
-    async def load(self, aggregate_id: str) -> Budget:
+    async def load(self, aggregate_id: str, *, periods: Iterable[Period] | None = None) -> Budget:
         await asyncio.sleep(0)
-        return await super().load(aggregate_id)
+        return await super().load(aggregate_id, periods=periods)
 
     async def save(self, aggregate: Budget) -> None:
         await asyncio.sleep(0)

@@ -71,9 +71,9 @@ class RecordSpendTool(_BudgetWriteTool):
                                           "operation_id": operation_id, "confirm": confirm}))
 
     async def _stage(self, args: RecordSpendArgs) -> Staged:
-        budget = await self.budget_repo.load(self.budget_id)
-        expense = budget.find_by_name(args.expense)
         period = Period.parse(args.period)
+        budget = await self.budget_repo.load(self.budget_id, periods=[period])
+        expense = budget.find_by_name(args.expense)
         delta = positive(args.amount, "O gasto")
         new_actual = expense.add_to_actual(period, delta)
         preview = {"expense": args.expense, "period": str(period),
@@ -107,7 +107,7 @@ class RegisterExpenseTool(_BudgetWriteTool):
             "confirm": confirm}))
 
     async def _stage(self, args: RegisterExpenseArgs) -> Staged:
-        budget = await self.budget_repo.load(self.budget_id)
+        budget = await self.budget_repo.load(self.budget_id, periods=())
         expense = budget.register(
             args.name, positive(args.expected, "O valor esperado"), aliases=args.aliases or (),
             category=args.category, billing_day=args.billing_day,
@@ -136,7 +136,7 @@ class AdjustExpenseTool(_BudgetWriteTool):
                                           "operation_id": operation_id, "confirm": confirm}))
 
     async def _stage(self, args: AdjustExpenseArgs) -> Staged:
-        budget = await self.budget_repo.load(self.budget_id)
+        budget = await self.budget_repo.load(self.budget_id, periods=())
         old_expected = budget.find_by_name(args.expense).expected
         budget.adjust_amount(args.expense, positive(args.new_expected, "O novo valor"))
         new_expected = budget.find_by_name(args.expense).expected
@@ -162,7 +162,7 @@ class SetIncomeTool(_BudgetWriteTool):
                                           "confirm": confirm}))
 
     async def _stage(self, args: SetIncomeArgs) -> Staged:
-        budget = await self.budget_repo.load(self.budget_id)
+        budget = await self.budget_repo.load(self.budget_id, periods=())
         old = budget.income
         budget.set_income(args.amount.to_money())
         assert budget.income is not None
@@ -193,7 +193,7 @@ class BudgetTool(ReadTool[BudgetStatusArgs]):
 
     async def read(self, args: BudgetStatusArgs) -> dict[str, Any]:
         period = Period.parse(args.period)
-        budget = await self.budget_repo.load(self.budget_id)
+        budget = await self.budget_repo.load(self.budget_id, periods=[period])
         return {
             "period": str(period),
             "expenses": [

@@ -67,11 +67,11 @@ class _GoalLocator:
 
     async def load(self, name: str) -> Goal:
         if self.goal_id is not None:
-            goal = await self.goal_repo.load(self.goal_id)
+            goal = await self.goal_repo.load(self.goal_id, history=False)
             goal_matching([goal], name)  # the model must be naming the goal it is bound to
             return goal
-        found = goal_matching(await self.goal_repo.list(self.household_id), name)
-        return await self.goal_repo.load(found.id)
+        found = goal_matching(await self.goal_repo.list(self.household_id, history=False), name)
+        return await self.goal_repo.load(found.id, history=False)
 
 
 class ContributeArgs(WriteArgs):
@@ -219,7 +219,7 @@ class GoalTool(ReadTool[GoalStatusArgs]):
 
     async def read(self, args: GoalStatusArgs) -> dict[str, Any]:
         today = parse_date(args.today) if args.today else local_today(self.now, self.timezone)
-        found = goal_matching(await self.goal_repo.list(self.household_id), args.name)
+        found = goal_matching(await self.goal_repo.list(self.household_id, history=False), args.name)
         return goal_report(found, today, self.rates)
 
 
@@ -264,8 +264,8 @@ class FeasibilityTool(ReadTool[FeasibilityArgs]):
 
     async def read(self, args: FeasibilityArgs) -> dict[str, Any]:
         today = local_today(self.now, self.timezone)
-        budget = await self.budget_repo.load(self.budget_id)
-        goals = await self.goal_repo.list(self.household_id)
+        budget = await self.budget_repo.load(self.budget_id, periods=())
+        goals = await self.goal_repo.list(self.household_id, history=False)
         if args.goal is not None:
             subject = goal_matching(goals, args.goal)
             others = [g for g in goals if g.id != subject.id]
