@@ -6,6 +6,7 @@ Handlers and the console call this and render what it returns; it never talks to
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,6 +48,9 @@ log = logging.getLogger(__name__)
 CONFIRM = "ok"
 CANCEL = "no"
 CALLBACK_SEPARATOR = ":"
+# Keys are secrets.token_urlsafe: anything else is refused before it reaches a query (PostgreSQL
+# rejects a NUL byte in text with an error, which turned a forged press into a handler failure).
+KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 NON_MEMBER_HINT_EVERY = timedelta(minutes=30)
 
 
@@ -280,7 +284,7 @@ class HouseholdService:
         """A Confirmar/Cancelar press. Callback data is hostile until it names a pending operation
         of this very chat, and only a member of this chat's household may press."""
         action, _, key = (data or "").partition(CALLBACK_SEPARATOR)
-        if action not in (CONFIRM, CANCEL) or not key or len(key) > 32:
+        if action not in (CONFIRM, CANCEL) or not KEY_SHAPE.fullmatch(key):
             log.warning("refused malformed callback data in chat %s from user %s", chat_id, user_id)
             return PressResult(rendering.unknown_operation_alert(), alert=True)
         context = await self._context(chat_id)
