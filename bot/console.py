@@ -85,7 +85,7 @@ class Console:
         elif name in ("ajuda", "help"):
             self.write(rendering.help_text())
         elif name in WRITE_COMMANDS:
-            self._show(await service.command(chat, self.speaker, name, rest))
+            await self._show(await service.command(chat, self.speaker, name, rest))
         elif name == "resumo":
             self.write(await service.summary(chat, resumo_period(rest)))
         elif name == "metas":
@@ -93,9 +93,9 @@ class Console:
         elif name:
             self.write(f"Comando desconhecido: /{name}. Veja /ajuda.")
         else:
-            self._show(await service.talk(chat, self.speaker, text))
+            await self._show(await service.talk(chat, self.speaker, text))
 
-    def _show(self, outcomes: list[Outcome]) -> None:
+    async def _show(self, outcomes: list[Outcome]) -> None:
         for outcome in outcomes:
             if isinstance(outcome, Reply):
                 self.write(outcome.text)
@@ -106,8 +106,7 @@ class Console:
                 self.choices[no] = callback_data(CANCEL, outcome.key)
                 message_id = self._next_message
                 self._next_message += 1
-                asyncio.get_running_loop().create_task(
-                    self.service.preview_posted(CONSOLE_CHAT_ID, outcome.operation_id, message_id))
+                await self.service.preview_posted(CONSOLE_CHAT_ID, outcome.operation_id, message_id)
                 self.write(f"{outcome.text}\n  [{ok}] ✅ Confirmar   [{no}] ❌ Cancelar")
             elif isinstance(outcome, Edit):
                 self.write(outcome.text)
