@@ -172,7 +172,7 @@ def test_a_worker_killed_between_the_write_and_the_commit_leaves_nothing_and_a_l
         partial.append((before_kill[1][operation_id], after_kill[1][operation_id], after_kill[0]))
         later.append((sync(_press(backend, key)), sync(_press(backend, key))))
 
-    actual, statuses = sync(_state(backend))
+    actual, _ = sync(_state(backend))
     clean = all(b == a == "pending" for b, a, _ in partial)
     no_partial_write = [amount for _, _, amount in partial] == [Decimal(10) * n for n in range(rounds)]
     once = all(first == CONFIRMED and second == ALREADY for first, second in later)
