@@ -329,6 +329,22 @@ class WorkerProcess(Webhook):
         except subprocess.TimeoutExpired:
             self.kill()
 
+    def log_size(self) -> int:
+        try:
+            return self.log_path.stat().st_size
+        except OSError:
+            return 0
+
+    def errors_since(self, offset: int = 0) -> list[str]:
+        """ERROR lines and tracebacks the worker logged after byte `offset` of its log."""
+        try:
+            with open(self.log_path, "rb") as log:
+                log.seek(offset)
+                lines = log.read().decode(errors="replace").splitlines()
+        except OSError:
+            return []
+        return [line for line in lines if " ERROR " in line or line.startswith("Traceback")]
+
     def log(self, tail: int = 60) -> str:
         try:
             return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-tail:])

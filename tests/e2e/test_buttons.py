@@ -112,6 +112,8 @@ def test_forged_callback_data_and_another_chats_callback_data_are_alerted_and_wr
         "ok:AAAAAAAAAAAAAAAA",              # the right shape, no such operation
         "ok:" + key[::-1],                  # a near miss of a real key
         "ok:" + "A" * 60,                   # too long to be a key
+        "ok:" + key[:-1] + "\x00",          # a NUL byte, which PostgreSQL refuses in text
+        "ok:çãõ€",
         "delete:" + key,                    # not an action of ours
         "hello",
         "",

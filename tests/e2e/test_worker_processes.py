@@ -28,6 +28,8 @@ RESTART_CHAT = -1005000000001
 PG_JOURNEY_CHAT = -1005000000002
 PG_REDELIVERY_CHAT = -1005000000003
 PG_PRESSES_CHAT = -1005000000004
+PG_FORGED_CHAT = -1005000000005
+PG_OTHER_CHAT = -1005000000006
 
 
 def test_a_preview_survives_a_killed_worker_and_is_confirmed_once_by_the_next_one(
@@ -79,6 +81,20 @@ def two_workers(shared_tg: FakeTelegramAPI, postgres_url: str,
     workdir = tmp_path_factory.mktemp("pg-workers")
     with worker_processes(bot_config(shared_tg, postgres_url), workdir, count=2) as workers:
         yield workers
+
+
+@pytest.fixture(autouse=True)
+def _workers_log_no_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A worker's failed handler shows up only in its log: fail the test on any ERROR there."""
+    if "two_workers" not in request.fixturenames:
+        yield
+        return
+    workers: list[WorkerProcess] = request.getfixturevalue("two_workers")
+    offsets = [worker.log_size() for worker in workers]
+    yield
+    errors = [line for worker, offset in zip(workers, offsets, strict=True)
+              for line in worker.errors_since(offset)]
+    assert not errors, "the workers logged errors:\n" + "\n".join(errors)
 
 
 @pytest.mark.postgres
@@ -140,3 +156,27 @@ def test_on_postgresql_ten_presses_split_across_both_workers_write_once(
     assert texts.count("Essa operação já foi confirmada.") == 9, texts
     summary = casa.reply_to(ANA, "/resumo", via=two_workers[1])
     assert "R$ 37,90" in summary and "R$ 75,80" not in summary
+
+
+@pytest.mark.postgres
+def test_on_postgresql_forged_and_other_chats_callback_data_are_alerted_by_either_worker(
+    shared_tg: FakeTelegramAPI, two_workers: list[WorkerProcess]
+) -> None:
+    casa = Group(shared_tg, two_workers[0], PG_FORGED_CHAT)
+    vizinhos = Group(shared_tg, two_workers[1], PG_OTHER_CHAT)
+    for group in (casa, vizinhos):
+        group.reply_to(ANA, "/start")
+        group.confirm(ANA, group.propose(ANA, "/despesa Mercado 1.500"))
+    spend = casa.propose(ANA, "/gasto 80 mercado")
+    theirs = vizinhos.propose(ANA, "/gasto 55 mercado")
+    key = spend.confirm.partition(":")[2]
+
+    for index, data in enumerate(["ok:AAAAAAAAAAAAAAAA", "ok:" + key[:-1] + "\x00", "ok:\x00",
+                                  "no:' OR 1=1 --", "ok:çãõ€", "ok:" + "A" * 61, "hello",
+                                  theirs.confirm, theirs.cancel]):
+        answer = casa.press(ANA, data, spend.message_id, via=two_workers[index % 2])
+        assert alerted(answer), (data, answer.params)
+
+    assert "R$ 80,00" not in casa.reply_to(ANA, "/resumo")
+    assert "R$ 55,00" not in vizinhos.reply_to(ANA, "/resumo")
+    assert answer_text(casa.confirm(ANA, spend, via=two_workers[1])[0]) == "✅ Confirmado."
