@@ -26,10 +26,10 @@ class Scale:
 
 
 SHORT = Scale("short", slow_model_seconds=20.0, race_rounds=2, kill_rounds=2, drop_rounds=1,
-              hostile_rounds=1, machine_examples=12, machine_steps=12, soak_seconds=10.0,
+              hostile_rounds=1, machine_examples=25, machine_steps=15, soak_seconds=10.0,
               soak_chats=50)
 LONG_SCALE = Scale("long", slow_model_seconds=70.0, race_rounds=10, kill_rounds=10, drop_rounds=5,
-                   hostile_rounds=5, machine_examples=100, machine_steps=30, soak_seconds=60.0,
+                   hostile_rounds=5, machine_examples=200, machine_steps=30, soak_seconds=60.0,
                    soak_chats=50)
 
 SCALE = LONG_SCALE if LONG else SHORT

@@ -19,8 +19,17 @@ from domain.agent.tools import RecordSpendTool
 from domain.budget import Budget
 from domain.money import Money, Period
 from infra.db import Database, SqlBudgetRepository, SqlOperationLog
-from tests.e2e.harness import ANA, BRUNO, TEST_DATABASE_URL, TOKEN, Group, bot_config, fresh_postgres_database
-from tests.e2e.harness import _server_url, _with_database
+from tests.e2e.harness import (
+    ANA,
+    BRUNO,
+    TEST_DATABASE_URL,
+    TOKEN,
+    Group,
+    _server_url,
+    _with_database,
+    bot_config,
+    fresh_postgres_database,
+)
 from tests.integration.conftest import Backend
 from tests.reliability.conftest import backend_name
 from tests.reliability.dropper import CommitDropper
