@@ -5,6 +5,7 @@ Handlers and the console call this and render what it returns; it never talks to
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 import secrets
@@ -189,7 +190,7 @@ class HouseholdService:
             return [Reply(rendering.join_hint_text())] if self._should_hint(chat_id, speaker) else []
         if self.model is None:
             return [Reply(rendering.no_model_text())]
-        chat = AgentChat.create(
+        chat = _SchemasOnce.create(
             self.model, context.tools, operations=context.operations,
             conversations=self.storage.conversations, conversation_id=self._scope(chat_id),
             system_prompt=await self._prompt(context),
@@ -386,6 +387,30 @@ class HouseholdService:
             return False
         self._hinted[(chat_id, speaker.user_id)] = now
         return True
+
+
+class _SchemasOnce(AgentChat):
+    """An AgentChat that builds each tool's JSON schema once per process, not on every turn.
+
+    Tool.schema() runs pydantic's model_json_schema() each time: 3-8 ms for the nine tools, on
+    every member's message (bench/run.py, issue 9), for a schema that depends only on the tool's
+    class. A tool class that overrides schema() is asked every time. Each turn gets its own copy,
+    so nothing downstream (litellm rewrites tools for some providers) can change the cached one.
+    """
+
+    def schemas(self) -> list[dict[str, Any]]:
+        return [copy.deepcopy(_class_schema(tool)) if type(tool).schema is Tool.schema else tool.schema()
+                for tool in self.tools.values()]
+
+
+_SCHEMAS: dict[type[Tool], dict[str, Any]] = {}
+
+
+def _class_schema(tool: Tool) -> dict[str, Any]:
+    cached = _SCHEMAS.get(type(tool))
+    if cached is None:
+        cached = _SCHEMAS[type(tool)] = tool.schema()
+    return cached
 
 
 class _NoModel:

@@ -64,23 +64,26 @@ class UpdateInbox:
                 earlier.c.chat_id == updates.c.chat_id,
                 earlier.c.status.in_([QUEUED, PROCESSING]),
                 earlier.c.update_id < updates.c.update_id)
-            async with self._db.transaction() as unit:
-                connection = unit.connection
+            # Looked for in a read transaction: a poll that finds nothing (most of them) takes no
+            # write lock, so it never makes a handler's write wait on SQLite (bench/run.py).
+            async with self._db.reading() as connection:
                 candidate = (await connection.execute(
                     select(updates.c.update_id)
                     .where(updates.c.status.in_([QUEUED, PROCESSING]), claimable, ~blocked)
                     .order_by(updates.c.update_id).limit(1))).scalar_one_or_none()
-                if candidate is None:
-                    return None
-                # Another worker may have taken it since the SELECT: the conditional UPDATE decides.
-                taken = await connection.execute(
-                    update(updates).where(updates.c.update_id == candidate, claimable)
+            if candidate is None:
+                return None
+            # Another worker may have taken it, or an earlier update of its chat come in, since
+            # the SELECT: the UPDATE checks both again, atomically, and returns the row it took.
+            async with self._db.transaction() as unit:
+                row = (await unit.connection.execute(
+                    update(updates).where(updates.c.update_id == candidate, claimable, ~blocked)
                     .values(status=PROCESSING, claimed_by=owner, claimed_until=now + lease,
-                            attempts=updates.c.attempts + 1))
-                if taken.rowcount == 1:
-                    row = (await connection.execute(
-                        select(updates).where(updates.c.update_id == candidate))).one()
-                    return InboxItem(row.update_id, row.chat_id, loads(row.payload), row.attempts)
+                            attempts=updates.c.attempts + 1)
+                    .returning(updates.c.update_id, updates.c.chat_id, updates.c.payload,
+                               updates.c.attempts))).one_or_none()
+            if row is not None:
+                return InboxItem(row.update_id, row.chat_id, loads(row.payload), row.attempts)
         return None
 
     async def extend(self, update_id: int, owner: str, lease: timedelta) -> bool:
