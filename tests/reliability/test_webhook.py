@@ -4,10 +4,14 @@ a slow model and a rate-limited Telegram, through an in-process bot on SQLite an
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from bot import rendering
 from tests.e2e.harness import (
@@ -15,9 +19,12 @@ from tests.e2e.harness import (
     BRUNO,
     SECRET,
     SECRET_HEADER,
+    TEST_DATABASE_URL,
     TOKEN,
     Group,
+    fresh_postgres_database,
     last_preview,
+    migrated_sqlite,
     post_concurrently,
     previews_in,
 )
@@ -29,6 +36,18 @@ from tests.reliability.scale import SCALE
 from tests.reliability.support import actual_at, inbox_at, operations_at, sync
 
 CHAT = -1009000000001
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+
+@pytest.fixture
+def sqlite_url_and_postgres(tmp_path: Path, sqlite_template: Path) -> Iterator[list[str]]:
+    """A SQLite database, and a PostgreSQL one when TEST_DATABASE_URL is set."""
+    sqlite = migrated_sqlite(tmp_path / "household.db", template=sqlite_template)
+    if not TEST_DATABASE_URL:
+        yield [sqlite]
+        return
+    with fresh_postgres_database() as postgres:
+        yield [sqlite, postgres]
 
 
 def test_the_same_update_delivered_twice_and_three_times_at_once_is_processed_once(
@@ -88,39 +107,52 @@ def test_a_missing_or_wrong_webhook_secret_gets_403_with_no_model_call_and_no_wr
     assert casa.reply_to(BRUNO, "/resumo") == rendering.not_started_text()
 
 
-def test_a_model_that_takes_long_gets_the_webhook_answered_at_once_and_a_redelivery_makes_no_second_preview(
-        tg: FakeTelegramAPI, llm: FakeLLMServer, bots: Bots, figures: Figures) -> None:
-    slow = SCALE.slow_model_seconds
+def _slow_model_round(tg: FakeTelegramAPI, url: str, slow: float) -> tuple[str, bool, str]:
+    """One bot on `url` whose model takes `slow` seconds: (where, held, what was seen)."""
     spend = {"expense": "Mercado", "period": "2026-06", "amount": {"amount": Decimal("37.90"), "currency": "BRL"},
              "operationId": "op-lento"}
-    casa = couple_with_groceries(tg, bots.start(llm, llm_timeout=slow + 30), CHAT)
-    llm.script([delay(slow, then=tool_calls(("recordSpend", spend))), text("Confira a prévia.")])
-    since = casa.mark()
-    update = casa.message(ANA, "gastei 37,90 no mercado")
+    bots = Bots(tg, url)
+    with FakeLLMServer() as llm:
+        try:
+            casa = couple_with_groceries(tg, bots.start(llm, llm_timeout=slow + 30), CHAT if
+                                         bots.backend == "sqlite" else CHAT - 1)
+            llm.script([delay(slow, then=tool_calls(("recordSpend", spend))), text("Confira a prévia.")])
+            since = casa.mark()
+            update = casa.message(ANA, "gastei 37,90 no mercado")
 
-    started = time.monotonic()
-    first = casa.post(update)
-    answered_in = time.monotonic() - started
-    while not llm.requests:  # the model is now thinking
-        assert time.monotonic() - started < 10, "the message never reached the model"
-        time.sleep(0.01)
-    redeliveries = [casa.post(update) for _ in range(3)]  # Telegram trying again meanwhile
-    redelivered_in = max(r.elapsed.total_seconds() for r in redeliveries)
-    casa.wait_sent(count=2, since=since, timeout=slow + 20)
-    redeliveries.append(casa.post(update))  # and once more after the answer
-    casa.settle()
+            started = time.monotonic()
+            first = casa.post(update)
+            answered_in = time.monotonic() - started
+            while not llm.requests:  # the model is now thinking
+                assert time.monotonic() - started < 10, "the message never reached the model"
+                time.sleep(0.01)
+            redeliveries = [casa.post(update) for _ in range(3)]  # Telegram trying again meanwhile
+            redelivered_in = max(r.elapsed.total_seconds() for r in redeliveries)
+            casa.wait_sent(count=2, since=since, timeout=slow + 20)
+            redeliveries.append(casa.post(update))  # and once more after the answer
+            casa.settle()
+        finally:
+            bots.stop_all()
+        statuses = [first.status_code] + [r.status_code for r in redeliveries]
+        previews = len(previews_in(tg.calls[since:], casa.chat_id))
+        pending = [op for op in sync(operations_at(url, casa.chat_id)).values() if op["tool"] == "recordSpend"]
+        held = (answered_in < 1.0 and redelivered_in < 1.0 and statuses == [200] * 5 and previews == 1
+                and len(llm.requests) == 2 and [op["status"] for op in pending] == ["pending"])
+        seen = (f"{statuses.count(200)}x 200 in <= {max(answered_in, redelivered_in):.2f} s; "
+                f"{previews} preview; {len(llm.requests)} model calls")
+        return bots.backend, held, seen
 
-    statuses = [first.status_code] + [r.status_code for r in redeliveries]
-    previews = len(previews_in(tg.calls[since:], CHAT))
-    pending = [op for op in sync(operations_at(bots.url, CHAT)).values() if op["tool"] == "recordSpend"]
-    quick = answered_in < 1.0 and redelivered_in < 1.0
-    held = figures.add(3, f"{bots.backend}, model {slow:.0f} s", attempts=len(statuses),
-                       expected="200 in < 1 s each; 1 preview; 2 model calls",
-                       seen=f"{statuses.count(200)}x 200 in <= {max(answered_in, redelivered_in):.2f} s; "
-                            f"{previews} preview; {len(llm.requests)} model calls",
-                       held=quick and statuses == [200] * 5 and previews == 1 and len(llm.requests) == 2)
-    assert held, (answered_in, redelivered_in, statuses, previews, len(llm.requests))
-    assert len(pending) == 1 and pending[0]["status"] == "pending"
+
+def test_a_model_that_takes_long_gets_the_webhook_answered_at_once_and_a_redelivery_makes_no_second_preview(
+        tg: FakeTelegramAPI, sqlite_url_and_postgres: list[str], figures: Figures) -> None:
+    """The backends run side by side: the model's delay is the test's length, once."""
+    slow = SCALE.slow_model_seconds
+    with ThreadPoolExecutor(len(sqlite_url_and_postgres)) as pool:
+        results = list(pool.map(lambda url: _slow_model_round(tg, url, slow), sqlite_url_and_postgres))
+    for where, held, seen in results:
+        figures.add(3, f"{where}, model {slow:.0f} s", attempts=5,
+                    expected="200 in < 1 s each; 1 preview; 2 model calls", seen=seen, held=held)
+    assert all(held for _, held, _ in results), results
 
 
 def test_telegram_answering_429_with_retry_after_is_waited_out_and_the_database_is_unaffected(
