@@ -75,8 +75,8 @@ class SqlBudgetRepository:
     async def load(self, budget_id: str, *, periods: Iterable[Period] | None = None) -> Budget:
         """The budget, or NotFound. `periods` limits the actuals loaded to those months.
 
-        With `periods`, any other month reads as zero: only for callers that touch nothing else
-        (a save that changes a month not loaded is refused).
+        With `periods`, each expense's `loaded_periods` says so: another month refuses to be
+        read (LookupError), a save never deletes it, and a save that changes it is refused.
         """
         async with self._db.reading() as connection:
             budget, state = await _fetch(connection, budget_id, periods,
@@ -136,7 +136,7 @@ async def _fetch(connection: AsyncConnection, budget_id: str, periods: Iterable[
             name=row.name, expected=money_from_minor(row.expected_minor, row.currency),
             aliases=tuple(aliases.get(row.id, ())), category=row.category,
             billing_day=row.billing_day, payment_method=row.payment_method,
-            actuals=dict(month_actuals))
+            actuals=dict(month_actuals), loaded_periods=wanted)
         loaded.append(expense)
         states.append((expense, ExpenseState(row.id, _fields(expense, row.position),
                                              expense.aliases, month_actuals)))
@@ -181,6 +181,11 @@ async def _write_expenses(connection: AsyncConnection, budget: Budget,
             new_aliases += [{"expense_id": expense_id, "position": i, "alias": alias}
                             for i, alias in enumerate(expense.aliases)]
         old_actuals = old.actuals if old is not None else {}
+        # The months this expense holds: those it was loaded with (on the object itself, so this
+        # holds for a budget loaded through another Database too); every month of a new one.
+        window = expense.loaded_periods
+        if window is None and old is not None:
+            window = periods
         if expense.actuals == old_actuals:  # C-level and identity-first: cheap on a long history
             kept = old_actuals
         else:
@@ -188,10 +193,12 @@ async def _write_expenses(connection: AsyncConnection, budget: Budget,
                 previous = old_actuals.get(period)
                 if previous is not money and previous != money:
                     upserted.append(_actual_row(expense_id, period, money))
-                    if periods is not None and old is not None and period not in periods:
+                    if window is not None and old is not None and period not in window:
                         raise ValueError(f"month {period} of {expense.name} was not loaded; "
                                          "load the budget with it before changing it")
-            removed += [(expense_id, str(p)) for p in old_actuals if p not in expense.actuals]
+            # A month missing from a partial load was not deleted: it was never loaded.
+            removed += [(expense_id, str(p)) for p in old_actuals
+                        if p not in expense.actuals and (window is None or p in window)]
             kept = dict(expense.actuals)
         states.append((expense, ExpenseState(expense_id, fields, expense.aliases, kept)))
 

@@ -1,31 +1,46 @@
-"""Goals: the root row, its members, and contributions appended by position."""
+"""Goals: the root row, its members, contributions appended by position, and their totals.
+
+A goal loads with its whole history, or without it (`history=False`): then its members and the
+running totals in goal_savings, one row per currency, whatever the number of contributions.
+Every save adds the contributions it appends to those totals in the same transaction.
+"""
 
 from __future__ import annotations
 
 import builtins
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import ColumnElement, Select, delete, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from domain.errors import NotFound
+from domain.errors import ConcurrentModification, NotFound
 from domain.goals import Contribution, Goal
 from domain.household import Member
+from domain.money import Money
 from infra.db.aggregates import appended_since, bump_version, insert_root, remember_saved
 from infra.db.engine import Database
-from infra.db.tables import contributions, goal_members, goals
+from infra.db.tables import contributions, goal_members, goal_savings, goals
+from infra.db.upsert import insert_for
 from infra.db.values import money_from_minor
 
 KIND = "Meta"
+_OLDEST_FIRST = (goals.c.created_at, goals.c.name, goals.c.id)
 
 
 @dataclass(frozen=True)
 class GoalState:
+    """What the store holds for a goal: its members, and its contributions.
+
+    `whole` is False for a goal loaded without its history: `contributions` then holds only
+    those saved since the load, and the earlier ones stay in the store, summed in goal_savings.
+    """
+
     members: tuple[tuple[str, str], ...]
     contributions: tuple[Contribution, ...]
+    whole: bool = True
 
 
 def _root_values(goal: Goal) -> dict[str, Any]:
@@ -51,25 +66,35 @@ class SqlGoalRepository:
     def __init__(self, database: Database) -> None:
         self._db = database
 
-    async def load(self, goal_id: str) -> Goal:
+    async def load(self, goal_id: str, *, history: bool = True) -> Goal:
+        """The goal, or NotFound. Without `history`, `prior_savings` holds what its contributions
+        add up to and `contributions` is empty: what a new contribution needs, at a flat cost."""
+        lock = self._db.current is not None  # confirmations of one goal queue on its row
         async with self._db.reading() as connection:
-            query = select(goals).where(goals.c.id == goal_id)
-            if self._db.current is not None:
-                query = query.with_for_update()  # confirmations of one goal queue here
-            root = (await connection.execute(query)).one_or_none()
-            if root is None:
-                raise NotFound(KIND, goal_id)
-            found = await _assemble(connection, [root])
+            if history:
+                query = select(goals).where(goals.c.id == goal_id)
+                root = (await connection.execute(query.with_for_update() if lock else query)).one_or_none()
+                found = await _assemble(connection, [root]) if root is not None else []
+            else:
+                found = await _assemble_without_history(connection, goals.c.id == goal_id, lock=lock)
+        if not found:
+            raise NotFound(KIND, goal_id)
         return self._remember(found)[0]
 
-    async def list(self, household_id: str | None = None) -> builtins.list[Goal]:
-        """The household's goals (by goals.household_id), oldest first; every goal without one."""
-        query = select(goals).order_by(goals.c.created_at, goals.c.name, goals.c.id)
-        if household_id is not None:
-            query = query.where(goals.c.household_id == household_id)
+    async def list(self, household_id: str | None = None, *,
+                   history: bool = True) -> builtins.list[Goal]:
+        """The household's goals (by goals.household_id), oldest first; every goal without one.
+
+        Three queries with `history`, two without, however many goals there are.
+        """
+        where = goals.c.household_id == household_id if household_id is not None else None
         async with self._db.reading() as connection:
-            roots = (await connection.execute(query)).all()
-            found = await _assemble(connection, roots)
+            if history:
+                query = select(goals).order_by(*_OLDEST_FIRST)
+                roots = (await connection.execute(query if where is None else query.where(where))).all()
+                found = await _assemble(connection, roots)
+            else:
+                found = await _assemble_without_history(connection, where, lock=False)
         return self._remember(found)
 
     async def save(self, goal: Goal) -> None:
@@ -82,8 +107,7 @@ class SqlGoalRepository:
             else:
                 await bump_version(connection, goals, goal, _root_values(goal), KIND)
                 if before is None:  # not loaded through this database: diff against the store
-                    stored = await _assemble(connection, [await _root(connection, goal.id)])
-                    before = stored[0][1]
+                    before = await _stored_state(connection, goal)
             after = await _write_children(connection, goal, before)
             remember_saved(self._db, unit, goal, after)
 
@@ -97,11 +121,31 @@ async def _root(connection: AsyncConnection, goal_id: str) -> Any:
     return (await connection.execute(select(goals).where(goals.c.id == goal_id))).one()
 
 
-async def _assemble(connection: AsyncConnection, roots: Sequence[Any]) -> list[tuple[Goal, GoalState]]:
-    """Goals for `roots`, with their members and contributions in two queries for all of them."""
-    if not roots:
-        return []
-    ids = [root.id for root in roots]
+async def _stored_state(connection: AsyncConnection, goal: Goal) -> GoalState:
+    """What the store holds of `goal`, for a goal loaded through another Database."""
+    if goal.prior_savings is None:
+        return (await _assemble(connection, [await _root(connection, goal.id)]))[0][1]
+    [(stored, state)] = await _assemble_without_history(connection, goals.c.id == goal.id, lock=False)
+    assert stored.prior_savings is not None
+    # Which of the goal's contributions the store already holds (it may have been saved since it
+    # was loaded): the first ones that take the savings it was loaded with to the stored savings.
+    # Contributions are positive, so at most one such prefix exists.
+    wanted = _minor_totals(stored.prior_savings.values())
+    totals = _minor_totals(goal.prior_savings.values())
+    for count in range(len(goal.contributions) + 1):
+        if count:
+            amount = goal.contributions[count - 1].amount
+            totals[amount.currency] = totals.get(amount.currency, 0) + amount.to_minor_units()
+        if totals == wanted:
+            return GoalState(state.members, tuple(goal.contributions[:count]), whole=False)
+    raise ConcurrentModification(KIND, goal.id)  # its savings are not the store's: reload it
+
+
+def _minor_totals(amounts: Iterable[Money]) -> dict[str, int]:
+    return {money.currency: money.to_minor_units() for money in amounts if not money.is_zero}
+
+
+async def _members_of(connection: AsyncConnection, ids: Sequence[str]) -> dict[str, list[Member]]:
     members_of: dict[str, list[Member]] = defaultdict(list)
     for goal_id, member_id, name in await connection.execute(
         select(goal_members.c.goal_id, goal_members.c.member_id, goal_members.c.member_name)
@@ -109,6 +153,54 @@ async def _assemble(connection: AsyncConnection, roots: Sequence[Any]) -> list[t
         .order_by(goal_members.c.goal_id, goal_members.c.position)
     ):
         members_of[goal_id].append(Member(member_id, name))
+    return members_of
+
+
+def _goal(root: Any, members: list[Member], paid: list[Contribution],
+          prior_savings: dict[str, Money] | None = None) -> Goal:
+    return Goal(id=root.id, name=root.name,
+                target=money_from_minor(root.target_minor, root.target_currency),
+                members=members, created_at=root.created_at, deadline=root.deadline,
+                contributions=paid, household_id=root.household_id, prior_savings=prior_savings,
+                version=root.version)
+
+
+async def _assemble_without_history(connection: AsyncConnection, where: ColumnElement[bool] | None,
+                                    *, lock: bool) -> list[tuple[Goal, GoalState]]:
+    """The goals matching `where`, oldest first, with their members and their savings totals and
+    no contribution: two queries for all of them (the roots joined with their totals, then the
+    members). `lock` takes the roots' rows for update, as a confirmation's load does."""
+    query: Select[Any] = (
+        select(goals, goal_savings.c.currency.label("saved_currency"),
+               goal_savings.c.amount_minor.label("saved_minor"))
+        .select_from(goals.outerjoin(goal_savings, goal_savings.c.goal_id == goals.c.id))
+        .order_by(*_OLDEST_FIRST, goal_savings.c.currency))
+    if where is not None:
+        query = query.where(where)
+    if lock:
+        query = query.with_for_update(of=goals)  # PostgreSQL refuses to lock an outer join's nullable side
+    roots: dict[str, Any] = {}
+    savings: dict[str, dict[str, Money]] = defaultdict(dict)
+    for row in await connection.execute(query):
+        roots.setdefault(row.id, row)
+        if row.saved_currency is not None:
+            savings[row.id][row.saved_currency] = money_from_minor(row.saved_minor, row.saved_currency)
+    if not roots:
+        return []
+    members_of = await _members_of(connection, list(roots))
+    found = []
+    for goal_id, root in roots.items():
+        goal = _goal(root, members_of.get(goal_id, []), [], dict(savings.get(goal_id, {})))
+        found.append((goal, GoalState(_member_pairs(goal), (), whole=False)))
+    return found
+
+
+async def _assemble(connection: AsyncConnection, roots: Sequence[Any]) -> list[tuple[Goal, GoalState]]:
+    """Goals for `roots`, with their members and contributions in two queries for all of them."""
+    if not roots:
+        return []
+    ids = [root.id for root in roots]
+    members_of = await _members_of(connection, ids)
     paid_of: dict[str, list[Contribution]] = defaultdict(list)
     # The goal's own Member objects for its contributors, so `paid_by in goal.members` holds.
     member_by_id: dict[str, dict[str, Member]] = {}
@@ -128,11 +220,7 @@ async def _assemble(connection: AsyncConnection, roots: Sequence[Any]) -> list[t
                                              date=day))
     found = []
     for root in roots:
-        goal = Goal(id=root.id, name=root.name,
-                    target=money_from_minor(root.target_minor, root.target_currency),
-                    members=members_of.get(root.id, []), created_at=root.created_at,
-                    deadline=root.deadline, contributions=list(paid_of.get(root.id, [])),
-                    household_id=root.household_id, version=root.version)
+        goal = _goal(root, members_of.get(root.id, []), list(paid_of.get(root.id, [])))
         found.append((goal, GoalState(_member_pairs(goal), tuple(goal.contributions))))
     return found
 
@@ -147,10 +235,45 @@ async def _write_children(connection: AsyncConnection, goal: Goal, before: GoalS
                 for i, (member_id, name) in enumerate(members)])
     start = appended_since(before.contributions, goal.contributions)
     if start is None:  # history rewritten (no domain verb does that): store it whole
+        if not before.whole:
+            raise ValueError(f"the goal {goal.name} was loaded without its history: "
+                             "its contributions can only be added to")
         await connection.execute(delete(contributions).where(contributions.c.goal_id == goal.id))
+        await connection.execute(delete(goal_savings).where(goal_savings.c.goal_id == goal.id))
         start = 0
     added = goal.contributions[start:]
     if added:
+        first = start if before.whole else await _next_position(connection, goal.id)
         await connection.execute(contributions.insert(), [
-            _contribution_row(goal.id, start + i, c) for i, c in enumerate(added)])
-    return GoalState(members, tuple(goal.contributions))
+            _contribution_row(goal.id, first + i, c) for i, c in enumerate(added)])
+        await _add_to_savings(connection, goal.id, added)
+    return GoalState(members, tuple(goal.contributions), whole=before.whole)
+
+
+async def _next_position(connection: AsyncConnection, goal_id: str) -> int:
+    """After the last stored contribution: one seek down the (goal_id, position) primary key.
+
+    Safe against a concurrent saver: this runs after the version bump, which holds the goal's
+    row (PostgreSQL) or the write lock (SQLite) until commit; and (goal_id, position) is the key,
+    so two savers could never both land on one position anyway.
+    """
+    last = (await connection.execute(
+        select(contributions.c.position).where(contributions.c.goal_id == goal_id)
+        .order_by(contributions.c.position.desc()).limit(1)  # MAX(position), spelled as a seek
+    )).scalar_one_or_none()
+    return 0 if last is None else last + 1
+
+
+async def _add_to_savings(connection: AsyncConnection, goal_id: str, added: Sequence[Contribution]) -> None:
+    """Adds `added` to the goal's running totals: one upsert per currency, which increments."""
+    by_currency: dict[str, int] = {}
+    for contribution in added:
+        currency = contribution.amount.currency
+        by_currency[currency] = by_currency.get(currency, 0) + contribution.amount.to_minor_units()
+    statement = insert_for(connection.dialect.name, goal_savings)
+    await connection.execute(
+        statement.on_conflict_do_update(
+            index_elements=[goal_savings.c.goal_id, goal_savings.c.currency],
+            set_={"amount_minor": goal_savings.c.amount_minor + statement.excluded.amount_minor}),
+        [{"goal_id": goal_id, "currency": currency, "amount_minor": units}
+         for currency, units in sorted(by_currency.items())])

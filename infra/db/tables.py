@@ -129,6 +129,16 @@ contributions = Table(
     Column("date", Date, nullable=False),
 )
 
+# What a goal's contributions add up to, per currency. Every save that appends contributions
+# adds them here in the same transaction, so a goal's savings load in one row per currency
+# however long its history (migration 0003 backfilled it from the contributions).
+goal_savings = Table(
+    "goal_savings", metadata,
+    _parent("goal_id", "goals.id"),
+    Column("currency", String(CURRENCY), primary_key=True),
+    Column("amount_minor", BigInteger, nullable=False),
+)
+
 operations = Table(
     "operations", metadata,
     Column("scope", String(NAME), primary_key=True),  # the chat: model ids ("op-1") repeat across chats

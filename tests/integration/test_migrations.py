@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
-from infra.db import DEFAULT_DATABASE_URL, database_url
+from domain.money import Money
+from infra.db import DEFAULT_DATABASE_URL, SqlGoalRepository, database_url
 from infra.db.migrate import alembic_config, context_options, upgrade, upgrade_database
 from infra.db.tables import metadata
 from tests.integration.conftest import Backend
@@ -46,6 +48,39 @@ async def test_migrations_upgrade_an_empty_database_and_match_the_models(blank_b
         async with database.engine.connect() as connection:
             assert await connection.run_sync(table_names) == set(metadata.tables) | {"alembic_version"}
             assert await connection.run_sync(drift) == []
+    finally:
+        await database.dispose()
+
+
+async def test_migration_0003_sums_the_existing_contributions_into_goal_savings(
+        blank_backend: Backend) -> None:
+    database = blank_backend.open()
+    try:
+        await upgrade_database(database, "0002")
+        async with database.engine.begin() as connection:
+            await connection.execute(text(
+                "INSERT INTO goals (id, household_id, name, target_minor, target_currency, created_at, "
+                "version) VALUES (:id, 'casa-1', :id, 100000, 'BRL', :day, 1)"),
+                [{"id": goal_id, "day": date(2026, 6, 1)} for goal_id in ("trip", "reserve", "empty")])
+            await connection.execute(text(
+                "INSERT INTO contributions (goal_id, position, member_id, member_name, amount_minor, "
+                "currency, date) VALUES (:goal, :position, 'm-ana', 'Ana', :units, :currency, :day)"),
+                [{"goal": goal, "position": n, "units": units, "currency": currency, "day": date(2026, 6, 2)}
+                 for n, (goal, units, currency) in enumerate([
+                     ("trip", 10, "BRL"), ("trip", 20, "BRL"), ("trip", 1, "EUR"),
+                     ("reserve", 9_000_000_000_000, "BRL"), ("reserve", 1, "BRL")])])
+
+        await upgrade_database(database)
+
+        async with database.engine.connect() as connection:
+            rows = (await connection.execute(text(
+                "SELECT goal_id, currency, amount_minor FROM goal_savings ORDER BY goal_id, currency"
+            ))).all()
+            assert await connection.run_sync(drift) == []
+        assert [tuple(row) for row in rows] == [
+            ("reserve", "BRL", 9_000_000_000_001), ("trip", "BRL", 30), ("trip", "EUR", 1)]
+        light = await SqlGoalRepository(database).load("trip", history=False)
+        assert light.saved_by_currency() == {"BRL": Money.of("0.30", "BRL"), "EUR": Money.of("0.01", "EUR")}
     finally:
         await database.dispose()
 

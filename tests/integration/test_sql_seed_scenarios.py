@@ -52,16 +52,17 @@ class Counting:
         self.loads = 0
         self.saves = 0
 
-    async def load(self, aggregate_id: str) -> Any:
+    async def load(self, aggregate_id: str, **options: Any) -> Any:
+        """`options`: the port's partial loads (a budget's `periods`, a goal's `history`)."""
         self.loads += 1
-        return await self.inner.load(aggregate_id)
+        return await self.inner.load(aggregate_id, **options)
 
     async def save(self, aggregate: Any) -> None:
         self.saves += 1
         await self.inner.save(aggregate)
 
-    async def list(self, household_id: str | None = None) -> list[Any]:
-        return list(await self.inner.list(household_id))
+    async def list(self, household_id: str | None = None, **options: Any) -> list[Any]:
+        return list(await self.inner.list(household_id, **options))
 
 
 def brl(amount: int | str) -> Money:
