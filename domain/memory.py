@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterable
 from typing import Generic, Protocol, TypeVar
+from weakref import WeakKeyDictionary
 
 from domain.budget import Budget
 from domain.errors import ConcurrentModification, NotFound
@@ -50,10 +51,11 @@ class _InMemory(Generic[A]):
             raise ConcurrentModification(self.kind, aggregate.id)
         self.saves += 1
         aggregate.version += 1
-        self._items[aggregate.id] = self._merged(stored, copy.deepcopy(aggregate))
+        self._items[aggregate.id] = self._merged(stored, copy.deepcopy(aggregate), aggregate)
 
-    def _merged(self, stored: A | None, saved: A) -> A:
-        """What the store holds after `saved`: the hook for partially loaded aggregates."""
+    def _merged(self, stored: A | None, saved: A, original: A) -> A:
+        """What the store holds after saving `original` (of which `saved` is a copy): the hook
+        for partially loaded aggregates."""
         return saved
 
 
@@ -69,7 +71,7 @@ class InMemoryBudgetRepository(_InMemory[Budget]):
                 expense.loaded_periods = window
         return budget
 
-    def _merged(self, stored: Budget | None, saved: Budget) -> Budget:
+    def _merged(self, stored: Budget | None, saved: Budget, original: Budget) -> Budget:
         before = {e.name: e for e in stored.expenses} if stored is not None else {}
         for expense in saved.expenses:
             if expense.loaded_periods is not None:
@@ -86,6 +88,13 @@ class InMemoryHouseholdRepository(_InMemory[Household]):
 class InMemoryGoalRepository(_InMemory[Goal]):
     kind = "Meta"
 
+    def __init__(self) -> None:
+        super().__init__()
+        # How many of a history-less goal's contributions are already stored, by object identity,
+        # so saving the same object twice adds only the newer ones (as the SQL repository does).
+        self._stored_count: WeakKeyDictionary[Goal, int] = WeakKeyDictionary()
+
+
     async def load(self, goal_id: str, *, history: bool = True) -> Goal:
         goal = await super().load(goal_id)
         return goal if history else _without_history(goal)
@@ -100,11 +109,13 @@ class InMemoryGoalRepository(_InMemory[Goal]):
         ]
         return goals if history else [_without_history(g) for g in goals]
 
-    def _merged(self, stored: Goal | None, saved: Goal) -> Goal:
+    def _merged(self, stored: Goal | None, saved: Goal, original: Goal) -> Goal:
         if saved.prior_savings is not None:
             earlier = stored.contributions if stored is not None else []
-            saved.contributions = [*earlier, *saved.contributions]
+            already = self._stored_count.get(original, 0)
+            saved.contributions = [*earlier, *saved.contributions[already:]]
             saved.prior_savings = None
+            self._stored_count[original] = len(original.contributions)
         return saved
 
 

@@ -305,3 +305,18 @@ async def test_a_goal_loaded_without_history_sums_its_savings_and_keeps_them_whe
     whole = await repo.load("g")
     assert [c.amount for c in whole.contributions] == [Money.of(500, "BRL"), Money.of("0.10", "BRL")]
     assert (await repo.list("h", history=False))[0].saved_by_currency() == {"BRL": Money.of("500.10", "BRL")}
+
+
+async def test_saving_a_history_less_goal_twice_adds_only_the_newer_contributions() -> None:
+    household = Household.create("Casa", "BRL", id="h")
+    ana = household.add_member("Ana")
+    repo = InMemoryGoalRepository()
+    await repo.save(Goal.create("Viagem", brl(6000), members=[ana], created_at=date(2026, 6, 1), id="g"))
+    goal = await repo.load("g", history=False)
+
+    goal.contribute(ana, brl(1), date(2026, 6, 2))
+    await repo.save(goal)
+    goal.contribute(ana, brl(2), date(2026, 6, 3))
+    await repo.save(goal)
+
+    assert [c.amount for c in (await repo.load("g")).contributions] == [brl(1), brl(2)]
