@@ -5,7 +5,6 @@ Handlers and the console call this and render what it returns; it never talks to
 
 from __future__ import annotations
 
-import copy
 import logging
 import re
 import secrets
@@ -36,7 +35,7 @@ from domain.agent.tools import (
     Tool,
     WriteTool,
 )
-from domain.agent.tools.goals import goal_report
+from domain.agent.tools.goals import goal_matching, goal_report
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget
 from domain.errors import DomainError, DuplicateName, OperationClosed
@@ -190,7 +189,7 @@ class HouseholdService:
             return [Reply(rendering.join_hint_text())] if self._should_hint(chat_id, speaker) else []
         if self.model is None:
             return [Reply(rendering.no_model_text())]
-        chat = _SchemasOnce.create(
+        chat = AgentChat.create(
             self.model, context.tools, operations=context.operations,
             conversations=self.storage.conversations, conversation_id=self._scope(chat_id),
             system_prompt=await self._prompt(context),
@@ -215,16 +214,33 @@ class HouseholdService:
             if operation is None:
                 continue
             if not receipt.confirmed:
-                outcomes.append(self._preview(operation))
-            elif receipt.persisted and operation.message_id is not None:
-                outcomes.append(Edit(operation.message_id, rendering.confirmed_text(
-                    operation.tool, operation.preview, operation.decided_by)))
+                outcomes.append(await self._preview(context, operation))
+            elif receipt.persisted:
+                # Confirmed by text through the model: the posted preview shows it as a press would.
+                edit = await self._final_edit(context, operation)
+                if edit is not None:
+                    outcomes.append(edit)
         return outcomes
 
-    @staticmethod
-    def _preview(operation: Operation) -> Preview:
-        return Preview(operation.operation_id, operation.key,
-                       rendering.preview_text(operation.tool, operation.preview))
+    async def _preview(self, context: ChatContext, operation: Operation) -> Preview:
+        shown = await self._shown(context, operation)
+        return Preview(operation.operation_id, operation.key, rendering.preview_text(operation.tool, shown))
+
+    async def _shown(self, context: ChatContext, operation: Operation) -> dict[str, Any]:
+        """The preview as a person should read it: the expense or goal as the household spells
+        it ("Lua de mel", not the "lua" that was typed), so the member sees what will change.
+        The stored preview keeps the model's words, as the contract wants."""
+        shown = dict(operation.preview)
+        try:
+            if isinstance(shown.get("expense"), str):
+                budget = await self.storage.budgets.load(context.link.budget_id, periods=())
+                shown["expense"] = budget.find_by_name(shown["expense"]).name
+            if isinstance(shown.get("goal"), str):
+                goals = await self.storage.goals.list(context.link.household_id, history=False)
+                shown["goal"] = goal_matching(goals, shown["goal"]).name
+        except DomainError:
+            pass  # renamed or gone since: show the words as given
+        return shown
 
     # -- commands without a model -----------------------------------------------------------
 
@@ -254,7 +270,7 @@ class HouseholdService:
             return [Reply(rendering.error_text(error))]
         operation = await context.operations.get(receipt.operation_id)
         assert operation is not None
-        return [self._preview(operation)]
+        return [await self._preview(context, operation)]
 
     def today(self) -> Any:
         return local_today(self.clock, self.timezone)
@@ -311,25 +327,25 @@ class HouseholdService:
             current = await context.operations.get(operation.operation_id) or operation
             alert = (rendering.expired_alert() if closed.status == OperationStatus.EXPIRED
                      else rendering.already_cancelled_alert())
-            return PressResult(alert, alert=True, edit=self._final_edit(current))
+            return PressResult(alert, alert=True, edit=await self._final_edit(context, current))
         except DomainError as error:
             return PressResult(rendering.error_text(error), alert=True)
         current = await context.operations.get(operation.operation_id) or operation
         answer = rendering.confirmed_answer() if receipt.persisted else rendering.already_confirmed_alert()
-        return PressResult(answer, edit=self._final_edit(current))
+        return PressResult(answer, edit=await self._final_edit(context, current))
 
     async def _cancel(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
         current = await context.operations.cancel(operation.operation_id, cancelled_by=member.name)
         if current.status is OperationStatus.CONFIRMED:
             return PressResult(rendering.already_confirmed_alert(), alert=True,
-                               edit=self._final_edit(current))
-        return PressResult(rendering.cancelled_answer(), edit=self._final_edit(current))
+                               edit=await self._final_edit(context, current))
+        return PressResult(rendering.cancelled_answer(), edit=await self._final_edit(context, current))
 
-    @staticmethod
-    def _final_edit(operation: Operation) -> Edit | None:
+    async def _final_edit(self, context: ChatContext, operation: Operation) -> Edit | None:
+        """The posted preview's message, showing how the operation ended, without buttons."""
         if operation.message_id is None:
             return None
-        tool, preview, by = operation.tool, operation.preview, operation.decided_by
+        tool, preview, by = operation.tool, await self._shown(context, operation), operation.decided_by
         if operation.status is OperationStatus.CONFIRMED:
             text = rendering.confirmed_text(tool, preview, by)
         elif operation.status is OperationStatus.CANCELLED:
@@ -387,30 +403,6 @@ class HouseholdService:
             return False
         self._hinted[(chat_id, speaker.user_id)] = now
         return True
-
-
-class _SchemasOnce(AgentChat):
-    """An AgentChat that builds each tool's JSON schema once per process, not on every turn.
-
-    Tool.schema() runs pydantic's model_json_schema() each time: 3-8 ms for the nine tools, on
-    every member's message (bench/run.py, issue 9), for a schema that depends only on the tool's
-    class. A tool class that overrides schema() is asked every time. Each turn gets its own copy,
-    so nothing downstream (litellm rewrites tools for some providers) can change the cached one.
-    """
-
-    def schemas(self) -> list[dict[str, Any]]:
-        return [copy.deepcopy(_class_schema(tool)) if type(tool).schema is Tool.schema else tool.schema()
-                for tool in self.tools.values()]
-
-
-_SCHEMAS: dict[type[Tool], dict[str, Any]] = {}
-
-
-def _class_schema(tool: Tool) -> dict[str, Any]:
-    cached = _SCHEMAS.get(type(tool))
-    if cached is None:
-        cached = _SCHEMAS[type(tool)] = tool.schema()
-    return cached
 
 
 class _NoModel:

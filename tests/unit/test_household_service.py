@@ -412,6 +412,22 @@ async def test_aporte_is_paid_by_the_sender_and_dated_today(
     assert contribution.date == date(2026, 6, 15)
 
 
+async def test_a_preview_names_the_goal_and_expense_as_the_household_spells_them(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await couple(service)
+    await with_mercado(service)
+    await confirmed(service, ANA, "meta", "Lua de mel 6000 EUR até 2028-06-01")
+
+    contribution = only_preview(await service.command(CHAT, BRUNO, "aporte", "500 lua"))
+    spend = only_preview(await service.command(CHAT, BRUNO, "gasto", "10 MERCADO"))
+    result = await service.press(CHAT, ANA.user_id, ok(contribution))
+
+    assert "Meta: Lua de mel" in contribution.text
+    assert "Despesa: Mercado" in spend.text
+    assert result.edit is None or "Lua de mel" in result.edit.text
+    assert (await stored_operation(storage, contribution.operation_id)).preview["goal"] == "lua"
+
+
 async def test_meta_makes_every_member_a_contributor(
         service: HouseholdService, storage: InMemoryStorage) -> None:
     await couple(service)

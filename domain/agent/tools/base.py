@@ -8,6 +8,7 @@ checks, and only a confirmation commits.
 
 from __future__ import annotations
 
+import copy
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
@@ -120,6 +121,8 @@ def describe_validation_error(tool: str, error: ValidationError) -> str:
     return f"Argumentos inválidos para {tool}: " + "; ".join(problems)
 
 
+_SCHEMAS: dict[type, dict[str, Any]] = {}
+
 A = TypeVar("A", bound=ToolArgs)
 W = TypeVar("W", bound=WriteArgs)
 
@@ -133,11 +136,17 @@ class Tool(ABC, Generic[A]):
     writes: ClassVar[bool] = False
 
     def schema(self) -> dict[str, Any]:
-        parameters = compact_schema(self.args_model.model_json_schema(by_alias=True))
-        return {
-            "type": "function",
-            "function": {"name": self.name, "description": self.description, "parameters": parameters},
-        }
+        """The OpenAI tool spec. Built once per class (pydantic's schema generation costs a few
+        ms, on every turn otherwise); each caller gets its own copy to change as it likes."""
+        cls = type(self)
+        cached = _SCHEMAS.get(cls)
+        if cached is None:
+            parameters = compact_schema(self.args_model.model_json_schema(by_alias=True))
+            cached = _SCHEMAS[cls] = {
+                "type": "function",
+                "function": {"name": self.name, "description": self.description, "parameters": parameters},
+            }
+        return copy.deepcopy(cached)
 
     def parse(self, arguments: dict[str, Any]) -> A:
         try:
