@@ -7,14 +7,16 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from telegram.ext import AIORateLimiter, Application
+from telegram.ext import Application
 
 from bot import handlers
+from bot.rate_limit import SharedGroupLimiter
 from bot.service import HouseholdService
 from domain.agent.clock import Clock, utc_now
 from domain.agent.model import LanguageModel
 from domain.rates import DEFAULT_RATES, FixedRates
 from infra.db.engine import Database
+from infra.db.group_sends import GroupSendWindow
 from infra.db.storage import SqlStorage
 from infra.settings import Settings
 
@@ -68,9 +70,12 @@ def build_application(settings: Settings, *, webhook: bool = False,
     """A PTB Application whose services open in post_init and close in post_shutdown."""
     assert settings.telegram_bot_token is not None
     api = settings.telegram_api_base_url.rstrip("/")
+    # The per-group limit counts in the database, so it holds across webhook workers.
+    limiter = SharedGroupLimiter(max_retries=3)
 
     async def post_init(app: Application) -> None:
         services = await bootstrap(settings, model=model, clock=clock)
+        limiter.window = GroupSendWindow(services.database)
         app.bot_data[SERVICES] = services
         app.bot_data[handlers.SERVICE] = services.service
         await app.bot.set_my_commands(handlers.MENU)
@@ -85,7 +90,7 @@ def build_application(settings: Settings, *, webhook: bool = False,
         .token(settings.telegram_bot_token.get_secret_value())
         .base_url(f"{api}/bot")
         .base_file_url(f"{api}/file/bot")
-        .rate_limiter(AIORateLimiter(max_retries=3))
+        .rate_limiter(limiter)
         .post_init(post_init)
         .post_shutdown(post_shutdown)
     )

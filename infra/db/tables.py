@@ -205,3 +205,13 @@ processed_updates = Table(
     Index(None, "status", "received_at"),
     Index(None, "chat_id", "update_id"),
 )
+
+# The bot's new messages to each group over the last minute, shared by every worker process, so
+# the per-group limit holds across workers (infra/db/group_sends.py). Old rows go as it moves.
+group_sends = Table(
+    "group_sends", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("chat_id", BigInteger, nullable=False),
+    Column("sent_at", UtcDateTime, nullable=False),
+    Index(None, "chat_id", "sent_at"),
+)
