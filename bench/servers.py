@@ -14,6 +14,15 @@ zero latency, a recordSpend call then a text; a text containing `SLOW` makes it 
 seconds and answer in text instead.
 
 Both log as `household-bot` does (INFO, httpx at WARNING), to stderr.
+
+`--no-flood-limit` (bot): PTB's AIORateLimiter with no overall or per-group rate, for the 100-chat
+figure without Telegram's ~30 messages a second. Environment, for finding where time goes:
+  BENCH_TRACE=PATH        time the main steps per kind of update, count SQL statements and
+                          commits, and write them to PATH at exit (bench/run.py --trace DIR)
+  BENCH_PROFILE=PREFIX    pyinstrument over the whole server: PREFIX.txt and PREFIX.html
+                          (bench/run.py --profile DIR; pip install pyinstrument)
+  BENCH_SQLITE_SYNC=MODE  an experiment: PRAGMA synchronous=MODE on every SQLite connection
+                          (the bot keeps SQLite's default, FULL)
 """
 
 from __future__ import annotations
