@@ -32,18 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from domain.agent.chat import AgentChat
 from domain.agent.operations import InMemoryOperationLog
 from domain.agent.prompt import RULES, system_prompt
-from domain.agent.tools import (
-    AdjustExpenseTool,
-    BudgetTool,
-    ContributeToGoalTool,
-    CreateGoalTool,
-    FeasibilityTool,
-    GoalTool,
-    RecordSpendTool,
-    RegisterExpenseTool,
-    SetIncomeTool,
-    Tool,
-)
+from domain.agent.toolbox import household_tools
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget
 from domain.goals import Goal
@@ -124,18 +113,8 @@ def build() -> tuple[str, str, list[dict[str, Any]]]:
     goals = [amsterdam, reserve, honeymoon, car, laptop]
 
     budgets, goal_repo, operations = InMemoryBudgetRepository(), InMemoryGoalRepository(), InMemoryOperationLog()
-    tools: list[Tool[Any]] = [
-        RecordSpendTool.create(budget_repo=budgets, budget_id=budget.id, operations=operations),
-        RegisterExpenseTool.create(budget_repo=budgets, budget_id=budget.id, operations=operations),
-        AdjustExpenseTool.create(budget_repo=budgets, budget_id=budget.id, operations=operations),
-        SetIncomeTool.create(budget_repo=budgets, budget_id=budget.id, operations=operations),
-        ContributeToGoalTool.create(goal_repo=goal_repo, household_id=household.id, operations=operations),
-        CreateGoalTool.create(goal_repo=goal_repo, household=household, now=now, operations=operations),
-        BudgetTool.create(budget_repo=budgets, budget_id=budget.id),
-        GoalTool.create(goal_repo=goal_repo, household_id=household.id, now=now),
-        FeasibilityTool.create(budget_repo=budgets, budget_id=budget.id, goal_repo=goal_repo,
-                               household_id=household.id, now=now),
-    ]
+    tools = household_tools(budget_repo=budgets, budget_id=budget.id, goal_repo=goal_repo, household=household,
+                            operations=operations, now=now)
     memory = working_memory(household, budget, goals, TODAY)
     prompt = system_prompt(memory)
     schemas = AgentChat.create(_NoModel(), tools, system_prompt=prompt).schemas()

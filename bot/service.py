@@ -22,16 +22,9 @@ from domain.agent.model import LanguageModel
 from domain.agent.operations import DEFAULT_TTL, Operation, OperationLog, OperationStatus
 from domain.agent.prompt import system_prompt
 from domain.agent.receipts import ToolReceipt
+from domain.agent.toolbox import household_tools
 from domain.agent.tools import (
-    AdjustExpenseTool,
     BudgetTool,
-    ContributeToGoalTool,
-    CreateGoalTool,
-    FeasibilityTool,
-    GoalTool,
-    RecordSpendTool,
-    RegisterExpenseTool,
-    SetIncomeTool,
     Tool,
     WriteTool,
 )
@@ -372,23 +365,10 @@ class HouseholdService:
                            self._tools(link, household, operations))
 
     def _tools(self, link: ChatLink, household: Household, operations: OperationLog) -> list[Tool]:
-        budgets, goals = self.storage.budgets, self.storage.goals
-        return [
-            RecordSpendTool.create(budget_repo=budgets, budget_id=link.budget_id, operations=operations),
-            RegisterExpenseTool.create(budget_repo=budgets, budget_id=link.budget_id, operations=operations),
-            AdjustExpenseTool.create(budget_repo=budgets, budget_id=link.budget_id, operations=operations),
-            SetIncomeTool.create(budget_repo=budgets, budget_id=link.budget_id, operations=operations),
-            ContributeToGoalTool.create(goal_repo=goals, household_id=link.household_id,
-                                        operations=operations),
-            CreateGoalTool.create(goal_repo=goals, household=household, operations=operations,
-                                  now=self.clock, timezone=self.timezone, rates=self.rates),
-            BudgetTool.create(budget_repo=budgets, budget_id=link.budget_id),
-            GoalTool.create(goal_repo=goals, household_id=link.household_id, now=self.clock,
-                            timezone=self.timezone, rates=self.rates),
-            FeasibilityTool.create(budget_repo=budgets, budget_id=link.budget_id, goal_repo=goals,
-                                   household_id=link.household_id, now=self.clock,
-                                   timezone=self.timezone, rates=self.rates),
-        ]
+        return household_tools(
+            budget_repo=self.storage.budgets, budget_id=link.budget_id, goal_repo=self.storage.goals,
+            household=household, operations=operations, now=self.clock, timezone=self.timezone,
+            rates=self.rates)
 
     async def _member_of(self, context: ChatContext, user_id: int) -> Member | None:
         member_id = await self.storage.directory.member_of_user(context.chat_id, user_id)

@@ -19,16 +19,8 @@ from zoneinfo import ZoneInfo
 from domain.agent.clock import DEFAULT_TIMEZONE
 from domain.agent.operations import InMemoryOperationLog
 from domain.agent.prompt import system_prompt
+from domain.agent.toolbox import household_tools
 from domain.agent.tools import (
-    AdjustExpenseTool,
-    BudgetTool,
-    ContributeToGoalTool,
-    CreateGoalTool,
-    FeasibilityTool,
-    GoalTool,
-    RecordSpendTool,
-    RegisterExpenseTool,
-    SetIncomeTool,
     Tool,
 )
 from domain.agent.working_memory import working_memory
@@ -215,17 +207,6 @@ async def build_world(case: Case, timezone: str = DEFAULT_TIMEZONE) -> World:
         return now
 
     operations = InMemoryOperationLog(clock=clock)
-    tools: list[Tool[Any]] = [
-        RecordSpendTool.create(budget_repo=budgets, budget_id=BUDGET_ID, operations=operations),
-        RegisterExpenseTool.create(budget_repo=budgets, budget_id=BUDGET_ID, operations=operations),
-        AdjustExpenseTool.create(budget_repo=budgets, budget_id=BUDGET_ID, operations=operations),
-        SetIncomeTool.create(budget_repo=budgets, budget_id=BUDGET_ID, operations=operations),
-        ContributeToGoalTool.create(goal_repo=goal_repo, household_id=HOUSEHOLD_ID, operations=operations),
-        CreateGoalTool.create(goal_repo=goal_repo, household=household, now=clock, timezone=timezone,
-                              operations=operations),
-        BudgetTool.create(budget_repo=budgets, budget_id=BUDGET_ID),
-        GoalTool.create(goal_repo=goal_repo, household_id=HOUSEHOLD_ID, now=clock, timezone=timezone),
-        FeasibilityTool.create(budget_repo=budgets, budget_id=BUDGET_ID, goal_repo=goal_repo,
-                               household_id=HOUSEHOLD_ID, now=clock, timezone=timezone),
-    ]
+    tools = household_tools(budget_repo=budgets, budget_id=BUDGET_ID, goal_repo=goal_repo, household=household,
+                            operations=operations, now=clock, timezone=timezone)
     return World(case, household, budgets, goal_repo, operations, tools, now, timezone)

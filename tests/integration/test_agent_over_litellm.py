@@ -24,16 +24,8 @@ from domain.agent.model import FailureKind
 from domain.agent.operations import InMemoryOperationLog
 from domain.agent.prompt import system_prompt
 from domain.agent.receipts import ToolReceipt
+from domain.agent.toolbox import household_tools
 from domain.agent.tools import (
-    AdjustExpenseTool,
-    BudgetTool,
-    ContributeToGoalTool,
-    CreateGoalTool,
-    FeasibilityTool,
-    GoalTool,
-    RecordSpendTool,
-    RegisterExpenseTool,
-    SetIncomeTool,
     Tool,
 )
 from domain.agent.working_memory import working_memory
@@ -123,18 +115,8 @@ async def build_house(llm: FakeLLMServer) -> House:
     def now() -> datetime:
         return NOW
 
-    tools: list[Tool[Any]] = [
-        RecordSpendTool.create(budget_repo=budgets, budget_id=BUDGET_ID, operations=operations),
-        RegisterExpenseTool.create(budget_repo=budgets, budget_id=BUDGET_ID, operations=operations),
-        AdjustExpenseTool.create(budget_repo=budgets, budget_id=BUDGET_ID, operations=operations),
-        SetIncomeTool.create(budget_repo=budgets, budget_id=BUDGET_ID, operations=operations),
-        ContributeToGoalTool.create(goal_repo=goals, household_id=HOUSEHOLD_ID, operations=operations),
-        CreateGoalTool.create(goal_repo=goals, household=household, now=now, operations=operations),
-        BudgetTool.create(budget_repo=budgets, budget_id=BUDGET_ID),
-        GoalTool.create(goal_repo=goals, household_id=HOUSEHOLD_ID, now=now),
-        FeasibilityTool.create(budget_repo=budgets, budget_id=BUDGET_ID, goal_repo=goals,
-                               household_id=HOUSEHOLD_ID, now=now),
-    ]
+    tools = household_tools(budget_repo=budgets, budget_id=BUDGET_ID, goal_repo=goals, household=household,
+                            operations=operations, now=now)
     prompt = system_prompt(working_memory(household, budget, [goal], TODAY))
     return House(llm, budgets, goals, operations, tools, prompt)
 

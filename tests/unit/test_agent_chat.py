@@ -14,16 +14,10 @@ from domain.agent.model import FailureKind
 from domain.agent.operations import InMemoryOperationLog
 from domain.agent.prompt import system_prompt
 from domain.agent.receipts import ToolReceipt
+from domain.agent.toolbox import household_tools
 from domain.agent.tools import (
-    AdjustExpenseTool,
     BudgetTool,
-    ContributeToGoalTool,
-    CreateGoalTool,
-    FeasibilityTool,
-    GoalTool,
     RecordSpendTool,
-    RegisterExpenseTool,
-    SetIncomeTool,
     Tool,
 )
 from domain.agent.working_memory import working_memory
@@ -250,19 +244,8 @@ async def test_an_answer_that_is_neither_text_nor_tool_calls_is_an_invalid_respo
 
 def every_tool(repo: InMemoryBudgetRepository, goals: InMemoryGoalRepository,
                household: Household) -> list[Tool[Any]]:
-    log = InMemoryOperationLog()
-    budget: dict[str, Any] = {"budget_repo": repo, "budget_id": BUDGET_ID}
-    return [
-        RecordSpendTool.create(**budget, operations=log),
-        RegisterExpenseTool.create(**budget, operations=log),
-        AdjustExpenseTool.create(**budget, operations=log),
-        SetIncomeTool.create(**budget, operations=log),
-        ContributeToGoalTool.create(goal_repo=goals, household_id=household.id, operations=log),
-        CreateGoalTool.create(goal_repo=goals, household=household, operations=log),
-        BudgetTool.create(**budget),
-        GoalTool.create(goal_repo=goals, household_id=household.id),
-        FeasibilityTool.create(**budget, goal_repo=goals, household_id=household.id),
-    ]
+    return household_tools(budget_repo=repo, budget_id=BUDGET_ID, goal_repo=goals, household=household,
+                           operations=InMemoryOperationLog())
 
 
 def parameters(tools: list[dict[str, Any]], name: str) -> dict[str, Any]:

@@ -1,0 +1,48 @@
+"""Every tool the agent has for one household, wired to one operation log."""
+
+from __future__ import annotations
+
+from domain.agent.clock import DEFAULT_TIMEZONE, Clock
+from domain.agent.operations import OperationLog
+from domain.agent.tools import (
+    AdjustExpenseTool,
+    BudgetTool,
+    ContributeToGoalTool,
+    CreateGoalTool,
+    FeasibilityTool,
+    GoalTool,
+    RecordSpendTool,
+    RegisterExpenseTool,
+    SetIncomeTool,
+    Tool,
+)
+from domain.household import Household
+from domain.ports import BudgetRepository, GoalRepository
+from domain.rates import DEFAULT_RATES, ExchangeRates
+
+
+def household_tools(
+    *,
+    budget_repo: BudgetRepository,
+    budget_id: str,
+    goal_repo: GoalRepository,
+    household: Household,
+    operations: OperationLog,
+    now: Clock | None = None,
+    timezone: str = DEFAULT_TIMEZONE,
+    rates: ExchangeRates = DEFAULT_RATES,
+) -> list[Tool]:
+    """The six write tools (sharing `operations`) and the three read tools, in the order the
+    model is shown them."""
+    return [
+        RecordSpendTool(budget_repo, budget_id, operations),
+        RegisterExpenseTool(budget_repo, budget_id, operations),
+        AdjustExpenseTool(budget_repo, budget_id, operations),
+        SetIncomeTool(budget_repo, budget_id, operations),
+        ContributeToGoalTool(goal_repo, household_id=household.id, operations=operations),
+        CreateGoalTool(goal_repo, household, now, timezone=timezone, operations=operations, rates=rates),
+        BudgetTool(budget_repo, budget_id),
+        GoalTool(goal_repo, household.id, now, timezone=timezone, rates=rates),
+        FeasibilityTool(budget_repo, budget_id, goal_repo, household.id, now, timezone=timezone,
+                        rates=rates),
+    ]
