@@ -7,6 +7,7 @@ without TEST_DATABASE_URL. The figures table is printed at the end of the run an
 
 from __future__ import annotations
 
+import faulthandler
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from pathlib import Path
@@ -37,6 +38,7 @@ from tests.reliability.scale import SCALE
 __all__ = ["backend", "database", "llm", "postgres_schema", "sqlite_template", "tg"]
 
 REPORT = Path(__file__).with_name("report.json")
+HANG_SECONDS = 900 if SCALE.name == "long" else 300
 
 BOT_BACKENDS = [
     pytest.param("sqlite", id="sqlite"),
@@ -47,6 +49,17 @@ BOT_BACKENDS = [
 @pytest.fixture(scope="session")
 def figures() -> Figures:
     return FIGURES
+
+
+@pytest.fixture(autouse=True)
+def no_test_hangs() -> Iterator[None]:
+    """A test still running after HANG_SECONDS prints every thread's stack and ends the run:
+    a hung fault-injection test must fail CI, not hold it for its whole time limit."""
+    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(params=BOT_BACKENDS)
