@@ -6,6 +6,8 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
+from sqlalchemy import event
+
 from infra.db import ChatDirectory, ChatLink, Database, SqlConversationStore, UpdateInbox
 
 LEASE = timedelta(seconds=90)
@@ -88,6 +90,47 @@ async def test_a_chat_keeps_its_first_household_and_each_user_their_member(datab
     assert await directory.member_of_user(-200, 42) is None  # another chat, another household
     assert await directory.member_of_user(-100, 43) is None
 
+
+
+async def test_the_directory_keeps_committed_links_in_memory_and_nothing_else(database: Database) -> None:
+    directory = ChatDirectory(database)
+    assert await directory.household_of_chat(-100) is None
+    assert await directory.member_of_user(-100, 42) is None
+    # Linked by another worker after this one found nothing: found now, not remembered as absent.
+    await ChatDirectory(database).link_chat(-100, "casa-1", "orc-1")
+    await ChatDirectory(database).link_member(-100, 42, "m-ana")
+    assert await directory.household_of_chat(-100) == ChatLink("casa-1", "orc-1")
+    assert await directory.member_of_user(-100, 42) == "m-ana"
+
+    # A link made in a transaction that rolls back is never served.
+    class Undone(Exception):
+        pass
+
+    try:
+        async with database.transaction():
+            await directory.link_chat(-300, "casa-3", "orc-3")
+            await directory.link_member(-300, 7, "m-bia")
+            assert await directory.household_of_chat(-300) == ChatLink("casa-3", "orc-3")
+            assert await directory.member_of_user(-300, 7) == "m-bia"
+            raise Undone
+    except Undone:
+        pass
+    assert await directory.household_of_chat(-300) is None
+    assert await directory.member_of_user(-300, 7) is None
+
+    # Committed links are served from memory: no query reaches the database for them.
+    statements: list[str] = []
+
+    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        statements.append(statement)
+
+    event.listen(database.engine.sync_engine, "before_cursor_execute", count)
+    try:
+        assert await directory.household_of_chat(-100) == ChatLink("casa-1", "orc-1")
+        assert await directory.member_of_user(-100, 42) == "m-ana"
+    finally:
+        event.remove(database.engine.sync_engine, "before_cursor_execute", count)
+    assert statements == []
 
 async def test_a_conversation_keeps_its_messages_in_order_and_only_the_latest_turns(database: Database) -> None:
     store = SqlConversationStore(database, max_turns_kept=3)
