@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
 from domain.agent.conversation import ConversationStore
@@ -49,4 +50,9 @@ class Storage(Protocol):
 
     def operations(self, scope: str) -> OperationLog:
         """The operation log of one chat: operation ids and button keys are only unique within it."""
+        ...
+
+    def reading_together(self) -> AbstractAsyncContextManager[None]:
+        """A block whose reads may share one read transaction (fewer round trips), until the
+        first write: reads after a write see it. Never wrap a wait for the model or Telegram."""
         ...

@@ -16,8 +16,9 @@ from typing import Any
 from bot import commands, rendering
 from bot.parsing import CommandUsageError
 from bot.ports import ChatLink, Storage
-from domain.agent.chat import AgentChat, AgentReply
+from domain.agent.chat import DEFAULT_HISTORY_TURNS, AgentChat, AgentReply
 from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
+from domain.agent.conversation import ConversationStore, Message
 from domain.agent.model import LanguageModel
 from domain.agent.operations import DEFAULT_TTL, Operation, OperationLog, OperationStatus
 from domain.agent.prompt import system_prompt
@@ -161,34 +162,42 @@ class HouseholdService:
         return member, True
 
     async def member(self, chat_id: int, user_id: int) -> Member | None:
-        link = await self.storage.directory.household_of_chat(chat_id)
-        if link is None:
-            return None
-        member_id = await self.storage.directory.member_of_user(chat_id, user_id)
-        if member_id is None:
-            return None
-        household = await self.storage.households.load(link.household_id)
+        async with self.storage.reading_together():
+            link = await self.storage.directory.household_of_chat(chat_id)
+            if link is None:
+                return None
+            member_id = await self.storage.directory.member_of_user(chat_id, user_id)
+            if member_id is None:
+                return None
+            household = await self.storage.households.load(link.household_id)
         return household.member_by_id(member_id)
 
     # -- the agent ---------------------------------------------------------------------------
 
     async def talk(self, chat_id: int, speaker: Speaker, text: str) -> list[Outcome]:
         """A member's free text goes to the agent; previews come back as their own messages."""
-        context = await self._context(chat_id)
-        if context is None:
-            return []
-        member = await self._member_of(context, speaker.user_id)
-        if member is None:
-            return [Reply(rendering.join_hint_text())] if self._should_hint(chat_id, speaker) else []
-        if self.model is None:
-            return [Reply(rendering.no_model_text())]
-        chat = AgentChat.create(
-            self.model, context.tools, operations=context.operations,
-            conversations=self.storage.conversations, conversation_id=self._scope(chat_id),
-            system_prompt=await self._prompt(context),
-        )
+        # Everything the agent starts from, in one read transaction: the chat, the member, the
+        # working memory and the conversation so far (the model is called outside it).
+        async with self.storage.reading_together():
+            context = await self._context(chat_id)
+            if context is None:
+                return []
+            member = await self._member_of(context, speaker.user_id)
+            if member is None:
+                return [Reply(rendering.join_hint_text())] if self._should_hint(chat_id, speaker) else []
+            if self.model is None:
+                return [Reply(rendering.no_model_text())]
+            conversation_id = self._scope(chat_id)
+            conversations = _History(self.storage.conversations, conversation_id, DEFAULT_HISTORY_TURNS)
+            chat = AgentChat.create(
+                self.model, context.tools, operations=context.operations,
+                conversations=conversations, conversation_id=conversation_id,
+                history_turns=DEFAULT_HISTORY_TURNS, system_prompt=await self._prompt(context),
+            )
+            await conversations.read_ahead()
         reply = await chat.send(text, sender=member.name)
-        return await self._outcomes(context, reply)
+        async with self.storage.reading_together():
+            return await self._outcomes(context, reply)
 
     async def _prompt(self, context: ChatContext) -> str:
         budget = await self.storage.budgets.load(context.link.budget_id, periods=())
@@ -239,12 +248,13 @@ class HouseholdService:
 
     async def command(self, chat_id: int, speaker: Speaker, command: str, text: str) -> list[Outcome]:
         """A write command's preview, through the same tool and log as the agent, with a minted id."""
-        context = await self._context(chat_id)
-        if context is None:
-            return [Reply(rendering.not_started_text())]
-        member = await self._member_of(context, speaker.user_id)
-        if member is None:
-            return [Reply(rendering.join_hint_text())]
+        async with self.storage.reading_together():
+            context = await self._context(chat_id)
+            if context is None:
+                return [Reply(rendering.not_started_text())]
+            member = await self._member_of(context, speaker.user_id)
+            if member is None:
+                return [Reply(rendering.join_hint_text())]
         try:
             tool_name, arguments = commands.WRITE_COMMANDS[command](
                 text, self.today(), context.household.currency)
@@ -261,27 +271,31 @@ class HouseholdService:
             receipt = await tool.run(tool.parse({**arguments, "operationId": operation_id}))
         except DomainError as error:
             return [Reply(rendering.error_text(error))]
-        operation = await context.operations.get(receipt.operation_id)
-        assert operation is not None
-        return [await self._preview(context, operation)]
+        async with self.storage.reading_together():
+            operation = await context.operations.get(receipt.operation_id)
+            assert operation is not None
+            return [await self._preview(context, operation)]
 
     def today(self) -> Any:
         return local_today(self.clock, self.timezone)
 
     async def summary(self, chat_id: int, period: Period | None) -> str:
-        context = await self._context(chat_id)
-        if context is None:
-            return rendering.not_started_text()
-        period = period or Period.of(self.today())
-        tool = context.tool("budgetStatus")
-        assert isinstance(tool, BudgetTool)
-        return rendering.budget_summary(await tool.budget_status(period=str(period)))
+        async with self.storage.reading_together():
+            context = await self._context(chat_id)
+            if context is None:
+                return rendering.not_started_text()
+            period = period or Period.of(self.today())
+            tool = context.tool("budgetStatus")
+            assert isinstance(tool, BudgetTool)
+            status = await tool.budget_status(period=str(period))
+        return rendering.budget_summary(status)
 
     async def goals(self, chat_id: int) -> str:
-        context = await self._context(chat_id)
-        if context is None:
-            return rendering.not_started_text()
-        goals = await self.storage.goals.list(context.link.household_id, history=False)
+        async with self.storage.reading_together():
+            context = await self._context(chat_id)
+            if context is None:
+                return rendering.not_started_text()
+            goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = self.today()
         return rendering.goals_summary([goal_report(g, today, self.rates) for g in goals])
 
@@ -297,18 +311,21 @@ class HouseholdService:
         if action not in (CONFIRM, CANCEL) or not KEY_SHAPE.fullmatch(key):
             log.warning("refused malformed callback data in chat %s from user %s", chat_id, user_id)
             return PressResult(rendering.unknown_operation_alert(), alert=True)
-        context = await self._context(chat_id)
-        member = await self._member_of(context, user_id) if context is not None else None
-        if context is None or member is None:
-            log.warning("refused a press by non-member %s in chat %s", user_id, chat_id)
-            return PressResult(rendering.not_a_member_alert(), alert=True)
-        operation = await context.operations.get_by_key(key)
-        if operation is None:
-            log.warning("refused unknown operation key in chat %s from user %s", chat_id, user_id)
-            return PressResult(rendering.unknown_operation_alert(), alert=True)
-        if action == CANCEL:
-            return await self._cancel(context, operation, member)
-        return await self._confirm(context, operation, member)
+        # The reads up to the confirmation's (or cancellation's) write share one transaction;
+        # those after it see the write, in a transaction of their own.
+        async with self.storage.reading_together():
+            context = await self._context(chat_id)
+            member = await self._member_of(context, user_id) if context is not None else None
+            if context is None or member is None:
+                log.warning("refused a press by non-member %s in chat %s", user_id, chat_id)
+                return PressResult(rendering.not_a_member_alert(), alert=True)
+            operation = await context.operations.get_by_key(key)
+            if operation is None:
+                log.warning("refused unknown operation key in chat %s from user %s", chat_id, user_id)
+                return PressResult(rendering.unknown_operation_alert(), alert=True)
+            if action == CANCEL:
+                return await self._cancel(context, operation, member)
+            return await self._confirm(context, operation, member)
 
     async def _confirm(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
         chat = AgentChat.create(_NoModel(), context.tools, operations=context.operations)
@@ -317,22 +334,27 @@ class HouseholdService:
         except OperationClosed as closed:
             # The domain's message speaks to the model (operation ids, "operationId"); a person
             # pressing a button gets the alert written for them.
-            current = await context.operations.get(operation.operation_id) or operation
+            async with self.storage.reading_together():
+                current = await context.operations.get(operation.operation_id) or operation
+                edit = await self._final_edit(context, current)
             alert = (rendering.expired_alert() if closed.status == OperationStatus.EXPIRED
                      else rendering.already_cancelled_alert())
-            return PressResult(alert, alert=True, edit=await self._final_edit(context, current))
+            return PressResult(alert, alert=True, edit=edit)
         except DomainError as error:
             return PressResult(rendering.error_text(error), alert=True)
-        current = await context.operations.get(operation.operation_id) or operation
+        async with self.storage.reading_together():
+            current = await context.operations.get(operation.operation_id) or operation
+            edit = await self._final_edit(context, current)
         answer = rendering.confirmed_answer() if receipt.persisted else rendering.already_confirmed_alert()
-        return PressResult(answer, edit=await self._final_edit(context, current))
+        return PressResult(answer, edit=edit)
 
     async def _cancel(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
         current = await context.operations.cancel(operation.operation_id, cancelled_by=member.name)
+        async with self.storage.reading_together():
+            edit = await self._final_edit(context, current)
         if current.status is OperationStatus.CONFIRMED:
-            return PressResult(rendering.already_confirmed_alert(), alert=True,
-                               edit=await self._final_edit(context, current))
-        return PressResult(rendering.cancelled_answer(), edit=await self._final_edit(context, current))
+            return PressResult(rendering.already_confirmed_alert(), alert=True, edit=edit)
+        return PressResult(rendering.cancelled_answer(), edit=edit)
 
     async def _final_edit(self, context: ChatContext, operation: Operation) -> Edit | None:
         """The posted preview's message, showing how the operation ended, without buttons."""
@@ -383,6 +405,30 @@ class HouseholdService:
             return False
         self._hinted[(chat_id, speaker.user_id)] = now
         return True
+
+
+class _History:
+    """The chat's conversation store, whose first `recent` read is made ahead of the agent
+    (`read_ahead`, inside the update's one read transaction) and handed over when asked for;
+    any other read, and every append, goes to the store."""
+
+    def __init__(self, store: ConversationStore, conversation_id: str, turns: int) -> None:
+        self._store = store
+        self._id = conversation_id
+        self._turns = turns
+        self._ahead: list[Message] | None = None
+
+    async def read_ahead(self) -> None:
+        self._ahead = await self._store.recent(self._id, self._turns)
+
+    async def recent(self, conversation_id: str, turns: int) -> list[Message]:
+        if self._ahead is not None and (conversation_id, turns) == (self._id, self._turns):
+            ahead, self._ahead = self._ahead, None
+            return ahead
+        return await self._store.recent(conversation_id, turns)
+
+    async def append(self, conversation_id: str, messages: list[Message]) -> None:
+        await self._store.append(conversation_id, messages)
 
 
 class _NoModel:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from datetime import timedelta
 
 from domain.agent.clock import Clock, utc_now
@@ -32,3 +33,7 @@ class SqlStorage:
     def operations(self, scope: str) -> SqlOperationLog:
         """The operation log of one chat: operation ids and button keys are unique within it."""
         return SqlOperationLog(self.database, scope, clock=self.clock, ttl=self.ttl)
+
+    def reading_together(self) -> AbstractAsyncContextManager[None]:
+        """Reads share one transaction until the first write (Database.reading_together)."""
+        return self.database.reading_together()

@@ -10,6 +10,8 @@ across requests and processes).
 
 from __future__ import annotations
 
+import contextlib
+from contextlib import AbstractAsyncContextManager
 from datetime import timedelta
 
 from bot.ports import ChatLink
@@ -57,3 +59,7 @@ class InMemoryStorage:
         if log is None:
             log = self.logs[scope] = InMemoryOperationLog(clock=self.clock, ttl=self.ttl)
         return log
+
+    def reading_together(self) -> AbstractAsyncContextManager[None]:
+        """Nothing to share in memory."""
+        return contextlib.nullcontext()
