@@ -5,6 +5,7 @@ Handlers and the console call this and render what it returns; it never talks to
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import secrets
@@ -31,7 +32,7 @@ from domain.agent.tools import (
 )
 from domain.agent.tools.goals import goal_matching, goal_report
 from domain.agent.working_memory import working_memory
-from domain.budget import Budget
+from domain.budget import Budget, RecurringExpense
 from domain.errors import DomainError, DuplicateName, OperationClosed
 from domain.household import Household, Member
 from domain.money import Period
@@ -97,6 +98,9 @@ class ChatContext:
     household: Household
     operations: OperationLog
     tools: list[Tool]
+    # The budget as loaded earlier in this update (for the working memory), whose expenses
+    # name the previews' expenses: see HouseholdService._expense_named.
+    names: Budget | None = None
 
     def tool(self, name: str) -> Tool:
         return next(t for t in self.tools if t.name == name)
@@ -201,6 +205,7 @@ class HouseholdService:
 
     async def _prompt(self, context: ChatContext) -> str:
         budget = await self.storage.budgets.load(context.link.budget_id, periods=())
+        context.names = budget
         goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = local_today(self.clock, self.timezone)
         return system_prompt(working_memory(context.household, budget, goals, today))
@@ -235,14 +240,23 @@ class HouseholdService:
         shown = dict(operation.preview)
         try:
             if isinstance(shown.get("expense"), str):
-                budget = await self.storage.budgets.load(context.link.budget_id, periods=())
-                shown["expense"] = budget.find_by_name(shown["expense"]).name
+                shown["expense"] = (await self._expense_named(context, shown["expense"])).name
             if isinstance(shown.get("goal"), str):
                 goals = await self.storage.goals.list(context.link.household_id, history=False)
                 shown["goal"] = goal_matching(goals, shown["goal"]).name
         except DomainError:
             pass  # renamed or gone since: show the words as given
         return shown
+
+    async def _expense_named(self, context: ChatContext, name: str) -> RecurringExpense:
+        """The expense that answers to `name`. Expenses and their aliases are only ever added
+        (no verb renames or removes one), so an expense found in the budget loaded earlier in
+        this update is the one a fresh load would find: only a miss loads the budget again."""
+        if context.names is not None:
+            with contextlib.suppress(DomainError):
+                return context.names.find_by_name(name)
+        context.names = await self.storage.budgets.load(context.link.budget_id, periods=())
+        return context.names.find_by_name(name)
 
     # -- commands without a model -----------------------------------------------------------
 

@@ -733,6 +733,29 @@ async def test_a_preview_made_by_the_model_comes_back_as_a_preview(
     assert saves(storage) == writes
 
 
+async def test_a_preview_names_an_expense_registered_while_the_model_thought_as_spelled(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    """The working memory's budget names the previews' expenses; one it does not know yet (Bruno
+    registered it meanwhile) is looked up again rather than shown as typed."""
+    service = agent(storage, clock, ScriptedModel())
+
+    class RegisteringModel(ScriptedModel):
+        async def complete(self, messages: list[Any], tools: list[dict[str, Any]]) -> Any:
+            if len(self.requests) == 0:
+                await confirmed(service, BRUNO, "despesa", "Farmácia 200")
+            return await super().complete(messages, tools)
+
+    model = RegisteringModel(call("recordSpend", spend_args(expense="FARMACIA")), say("Confirma?"))
+    service.model = model
+    await with_mercado(service)
+
+    [_, preview] = await service.talk(CHAT, ANA, "gastei 37,90 na farmacia")
+
+    assert isinstance(preview, Preview)
+    assert "Farmácia" in preview.text and "FARMACIA" not in preview.text
+    assert "Farmácia" not in model.requests[0].messages[0]["content"]  # not in its working memory
+
+
 async def test_confirmation_through_the_model_edits_the_posted_preview(
         storage: InMemoryStorage, clock: Clock) -> None:
     model = ScriptedModel(call("recordSpend", spend_args()), say("Confirma?"))
