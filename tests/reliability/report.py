@@ -68,4 +68,11 @@ class Figures:
                                    ensure_ascii=False, indent=1) + "\n")
 
 
+def each(counts: list[int], what: str, per: str) -> str:
+    """"1 preview for each of 10 updates" when every count is 1, else the counts themselves."""
+    if counts and all(count == 1 for count in counts):
+        return f"1 {what} for each of {len(counts)} {per}s"
+    return f"{what}s per {per}: {counts}"
+
+
 FIGURES = Figures()

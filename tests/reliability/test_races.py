@@ -14,7 +14,7 @@ from bot.service import CANCEL, CONFIRM, HouseholdService, callback_data
 from infra.db import ChatDirectory, SqlStorage
 from tests.integration.conftest import Backend
 from tests.reliability.press_worker import confirm_and_hang, press_rounds
-from tests.reliability.report import Figures
+from tests.reliability.report import Figures, each
 from tests.reliability.scale import SCALE
 from tests.reliability.support import (
     ANA,
@@ -68,9 +68,9 @@ def test_confirmar_pressed_24_times_across_3_workers_by_both_members_writes_once
                         for r in range(rounds)]
     repeats = sum(answer == ALREADY for worker in answers for one_round in worker for answer, _ in one_round)
     actual, statuses = sync(_state(backend))
-    held = figures.add(4, f"{backend.name}, 3 processes", attempts=24 * rounds,
-                       expected=f"writes per round {[1] * rounds}, R$ {Decimal('37.90') * rounds}",
-                       seen=f"writes per round {writes_per_round}, R$ {actual}")
+    held = figures.add(4, f"{backend.name}, 3 service processes", attempts=24 * rounds,
+                       expected=f"{each([1] * rounds, 'write', 'round')}, R$ {Decimal('37.90') * rounds}",
+                       seen=f"{each(writes_per_round, 'write', 'round')}, R$ {actual}")
     assert held
     assert repeats == 23 * rounds
     assert list(statuses.values()).count("confirmed") == rounds + 1  # + the expense itself
@@ -101,7 +101,7 @@ def test_confirmar_and_cancelar_at_the_same_moment_end_in_one_state_that_the_bud
                 assert answer in (rendering.cancelled_answer(), rendering.already_cancelled_alert()), (r, answer)
     won = f"{final.count('confirmed')} confirmed, {final.count('cancelled')} cancelled"
     relation = "=" if actual == confirmed_sum else "!="
-    held = figures.add(5, f"{backend.name}, 2 processes", attempts=rounds,
+    held = figures.add(5, f"{backend.name}, 2 service processes", attempts=rounds,
                        expected="1 final state each; actual = sum of the confirmed",
                        seen=f"{won}; actual R$ {actual} {relation} R$ {confirmed_sum}",
                        held=actual == confirmed_sum)
@@ -126,7 +126,7 @@ def test_twelve_different_spends_confirmed_at_once_on_3_workers_give_the_exact_s
     confirmed = sum(answer == CONFIRMED for worker in answers for one_round in worker for answer, _ in one_round)
     actual, _ = sync(_state(backend))
     expected = Decimal("0.78") * rounds
-    held = figures.add(10, f"{backend.name}, 3 processes", attempts=12 * rounds,
+    held = figures.add(10, f"{backend.name}, 3 service processes", attempts=12 * rounds,
                        expected=f"{12 * rounds} writes, R$ {expected}",
                        seen=f"{confirmed} writes, R$ {actual}")
     assert held
