@@ -25,6 +25,7 @@ from telegram.ext import (
 from bot import rendering
 from bot.commands import WRITE_COMMANDS, resumo_period
 from bot.parsing import CommandUsageError
+from bot.rate_limit import SharedGroupLimiter
 from bot.service import (
     CANCEL,
     CONFIRM,
@@ -77,14 +78,25 @@ def keyboard(key: str) -> InlineKeyboardMarkup:
 async def deliver(context: ContextTypes.DEFAULT_TYPE, chat_id: int, outcomes: list[Outcome]) -> None:
     """Sends replies and previews (remembering each preview's message) and applies edits."""
     service = service_of(context)
-    for outcome in outcomes:
-        if isinstance(outcome, Reply):
-            await context.bot.send_message(chat_id, outcome.text)
-        elif isinstance(outcome, Preview):
-            message = await context.bot.send_message(chat_id, outcome.text, reply_markup=keyboard(outcome.key))
-            await service.preview_posted(chat_id, outcome.operation_id, message.message_id)
-        elif isinstance(outcome, Edit):
-            await edit(context, chat_id, outcome)
+    async with room_ahead(context, chat_id, sum(isinstance(o, Reply | Preview) for o in outcomes)):
+        for outcome in outcomes:
+            if isinstance(outcome, Reply):
+                await context.bot.send_message(chat_id, outcome.text)
+            elif isinstance(outcome, Preview):
+                message = await context.bot.send_message(chat_id, outcome.text,
+                                                         reply_markup=keyboard(outcome.key))
+                await service.preview_posted(chat_id, outcome.operation_id, message.message_id)
+            elif isinstance(outcome, Edit):
+                await edit(context, chat_id, outcome)
+
+
+def room_ahead(context: ContextTypes.DEFAULT_TYPE, chat_id: int,
+               messages: int) -> contextlib.AbstractAsyncContextManager[None]:
+    """The group's window counts the new messages of one delivery in one go (bot/rate_limit.py)."""
+    limiter = context.bot.rate_limiter
+    if isinstance(limiter, SharedGroupLimiter):
+        return limiter.ahead(chat_id, messages)
+    return contextlib.nullcontext()
 
 
 async def edit(context: ContextTypes.DEFAULT_TYPE, chat_id: int, change: Edit) -> None:
