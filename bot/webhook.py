@@ -21,7 +21,6 @@ from datetime import timedelta
 from typing import Any
 
 import uvicorn
-from infra.db.inbox import InboxItem, UpdateInbox
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -30,6 +29,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.application import SERVICES, Services, build_application
+from infra.db.inbox import InboxItem, UpdateInbox
 from infra.settings import Settings
 
 log = logging.getLogger(__name__)
