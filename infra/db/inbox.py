@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, exists, select, update
+from sqlalchemy import ColumnElement, Select, and_, exists, select, update
 from sqlalchemy.orm import aliased
 
 from domain.agent.clock import Clock, utc_now
@@ -37,6 +37,9 @@ class UpdateInbox:
     def __init__(self, database: Database, *, clock: Clock = utc_now) -> None:
         self._db = database
         self._clock = clock
+        # Updates recorded through this inbox that no claim has looked for yet: a hint that
+        # the next claim will find one (see `claim`).
+        self._recorded = 0
 
     def _now(self) -> datetime:
         moment = self._clock()
@@ -51,33 +54,34 @@ class UpdateInbox:
                 .values(update_id=update_id, chat_id=chat_id, payload=dumps(payload), status=QUEUED,
                         received_at=self._now(), claimed_by=None, claimed_until=None, attempts=0)
                 .on_conflict_do_nothing(index_elements=[updates.c.update_id]))
-        return bool(result.rowcount == 1)
+        fresh = bool(result.rowcount == 1)
+        if fresh and self._db.current is None:  # committed
+            self._recorded += 1
+        return fresh
 
     async def claim(self, owner: str, lease: timedelta) -> InboxItem | None:
         """The oldest claimable update, now leased to `owner`; None when there is none."""
         for _ in range(CLAIM_ATTEMPTS):
             now = self._now()
-            claimable = (updates.c.status == QUEUED) | (
-                (updates.c.status == PROCESSING) & (updates.c.claimed_until < now))
-            earlier = aliased(updates)
-            blocked = exists().where(
-                earlier.c.chat_id == updates.c.chat_id,
-                earlier.c.status.in_([QUEUED, PROCESSING]),
-                earlier.c.update_id < updates.c.update_id)
-            # Looked for in a read transaction: a poll that finds nothing (most of them) takes no
-            # write lock, so it never makes a handler's write wait on SQLite (bench/run.py).
-            async with self._db.reading() as connection:
-                candidate = (await connection.execute(
-                    select(updates.c.update_id)
-                    .where(updates.c.status.in_([QUEUED, PROCESSING]), claimable, ~blocked)
-                    .order_by(updates.c.update_id).limit(1))).scalar_one_or_none()
-            if candidate is None:
-                return None
+            if self._recorded:
+                # An update was just recorded through this inbox, so this claim will almost
+                # surely find one: look and take in one write transaction, instead of a read
+                # and then a write. The same conditions, so the same update is taken.
+                self._recorded -= 1
+                candidate: Any = _oldest_claimable(now).scalar_subquery()
+            else:
+                # Looked for in a read transaction: a poll that finds nothing (most of them) takes
+                # no write lock, so it never makes a handler's write wait on SQLite (bench/run.py).
+                async with self._db.reading() as connection:
+                    candidate = (await connection.execute(_oldest_claimable(now))).scalar_one_or_none()
+                if candidate is None:
+                    return None
             # Another worker may have taken it, or an earlier update of its chat come in, since
             # the SELECT: the UPDATE checks both again, atomically, and returns the row it took.
             async with self._db.transaction() as unit:
                 row = (await unit.connection.execute(
-                    update(updates).where(updates.c.update_id == candidate, claimable, ~blocked)
+                    update(updates).where(updates.c.update_id == candidate, _claimable(updates, now),
+                                          ~_blocked(updates))
                     .values(status=PROCESSING, claimed_by=owner, claimed_until=now + lease,
                             attempts=updates.c.attempts + 1)
                     .returning(updates.c.update_id, updates.c.chat_id, updates.c.payload,
@@ -101,3 +105,24 @@ class UpdateInbox:
                                            updates.c.claimed_by == owner,
                                            updates.c.status == PROCESSING)).values(**values))
         return bool(result.rowcount == 1)
+
+
+def _claimable(table: Any, now: datetime) -> ColumnElement[bool]:
+    return (table.c.status == QUEUED) | ((table.c.status == PROCESSING) & (table.c.claimed_until < now))
+
+
+def _blocked(table: Any) -> ColumnElement[bool]:
+    """An earlier update of the same chat is unfinished."""
+    earlier = aliased(updates)
+    return exists().where(
+        earlier.c.chat_id == table.c.chat_id,
+        earlier.c.status.in_([QUEUED, PROCESSING]),
+        earlier.c.update_id < table.c.update_id)
+
+
+def _oldest_claimable(now: datetime) -> Select[tuple[int]]:
+    candidate = aliased(updates)
+    return (select(candidate.c.update_id)
+            .where(candidate.c.status.in_([QUEUED, PROCESSING]), _claimable(candidate, now),
+                   ~_blocked(candidate))
+            .order_by(candidate.c.update_id).limit(1))

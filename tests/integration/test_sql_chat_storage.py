@@ -58,6 +58,38 @@ async def test_a_chat_s_updates_are_claimed_in_order_one_at_a_time(database: Dat
     assert second is not None and (second.update_id, second.payload, second.attempts) == (2, {"n": 2}, 1)
 
 
+async def test_a_claim_after_a_record_looks_and_takes_in_one_write_and_an_idle_poll_only_reads(
+        database: Database) -> None:
+    inbox = UpdateInbox(database)
+    seen: list[str] = []  # per transaction: the first word of each statement
+
+    def begin(*_: object) -> None:
+        seen.append("")
+
+    def statement(_conn: object, _cursor: object, sql: str, *_: object) -> None:
+        if not sql.startswith("BEGIN"):  # SQLite's own BEGIN, issued by the begin hook
+            seen[-1] = (seen[-1] + " " + sql.split()[0]).strip()
+
+    await inbox.record(1, -100, {"n": 1})
+    await inbox.record(2, -100, {"n": 2})
+    event.listen(database.engine.sync_engine, "begin", begin)
+    event.listen(database.engine.sync_engine, "before_cursor_execute", statement)
+    try:
+        first = await inbox.claim("w1", LEASE)  # recorded here: looked for and taken at once
+        assert seen == ["UPDATE"]
+        assert await inbox.claim("w1", LEASE) is None  # update 2 waits for update 1, as ever
+        seen.clear()
+        assert await inbox.claim("w1", LEASE) is None  # nothing new here: a read, no write
+        assert seen == ["SELECT"]
+    finally:
+        event.remove(database.engine.sync_engine, "begin", begin)
+        event.remove(database.engine.sync_engine, "before_cursor_execute", statement)
+    assert first is not None and first.update_id == 1
+    assert await inbox.done(1, "w1") is True
+    second = await inbox.claim("w2", LEASE)
+    assert second is not None and second.update_id == 2
+
+
 async def test_a_lapsed_lease_lets_another_worker_take_the_update(database: Database) -> None:
     clock = Clock()
     inbox = UpdateInbox(database, clock=clock)
