@@ -141,7 +141,8 @@ async def write_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     assert message is not None and message.text is not None
     command = message.text.split()[0].lstrip("/").split("@")[0].lower()
     text = " ".join(context.args or [])
-    outcomes = await service_of(context).command(chat_id_of(update), speaker_of(update), command, text)
+    outcomes = await service_of(context).command(chat_id_of(update), speaker_of(update), command, text,
+                                                 operation_id=f"cmd-{update.update_id}")
     await deliver(context, chat_id_of(update), outcomes)
 
 

@@ -261,8 +261,13 @@ class HouseholdService:
 
     # -- commands without a model -----------------------------------------------------------
 
-    async def command(self, chat_id: int, speaker: Speaker, command: str, text: str) -> list[Outcome]:
-        """A write command's preview, through the same tool and log as the agent, with a minted id."""
+    async def command(self, chat_id: int, speaker: Speaker, command: str, text: str, *,
+                      operation_id: str | None = None) -> list[Outcome]:
+        """A write command's preview, through the same tool and log as the agent.
+
+        The bot mints the operation id from the Telegram update (`operation_id`), so an update
+        processed again after a crash finds its operation instead of proposing a second one.
+        """
         async with self.storage.reading_together():
             context = await self._context(chat_id)
             if context is None:
@@ -281,7 +286,14 @@ class HouseholdService:
                      for key, value in arguments.items()}
         if arguments.get("contributors") is commands.EVERY_MEMBER:
             arguments["contributors"] = [m.name for m in context.household.members]
-        operation_id = f"cmd-{secrets.token_hex(6)}"
+        operation_id = operation_id or f"cmd-{secrets.token_hex(6)}"
+        earlier = await context.operations.get(operation_id)
+        if earlier is not None:
+            # A redelivered or retried update: its preview was proposed already. Post it only if
+            # it never reached the chat and can still be confirmed.
+            if earlier.message_id is None and earlier.status is OperationStatus.PENDING:
+                return [await self._preview(context, earlier)]
+            return []
         try:
             receipt = await tool.run(tool.parse({**arguments, "operationId": operation_id}))
         except DomainError as error:

@@ -917,3 +917,19 @@ async def test_a_start_by_someone_whose_first_name_is_taken_is_refused(
 
     assert "/entrar" in rendering.error_text(refused.value)
     assert [m.name for m in (await household(storage)).members] == ["Ana", "Bruno"]
+
+
+async def test_a_command_processed_again_after_a_crash_does_not_propose_twice(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await couple(service)
+    await with_mercado(service)
+
+    first = only_preview(await service.command(CHAT, ANA, "gasto", "10 mercado", operation_id="cmd-77"))
+    unposted_again = await service.command(CHAT, ANA, "gasto", "10 mercado", operation_id="cmd-77")
+    await service.preview_posted(CHAT, first.operation_id, 501)
+    posted_again = await service.command(CHAT, ANA, "gasto", "10 mercado", operation_id="cmd-77")
+
+    assert [o.key for o in unposted_again if isinstance(o, Preview)] == [first.key]
+    assert posted_again == []
+    await service.press(CHAT, ANA.user_id, ok(first))
+    assert await actual(storage, "Mercado") == Decimal("10")
