@@ -120,13 +120,14 @@ async def _fetch(connection: AsyncConnection, budget_id: str, periods: Iterable[
     ):
         aliases[expense_id].append(alias)
     wanted = None if periods is None else frozenset(periods)
-    actual_query = select(actuals.c.expense_id, actuals.c.period, actuals.c.amount_minor,
-                          actuals.c.currency).where(actuals.c.expense_id.in_(of_budget))
-    if wanted is not None:
-        actual_query = actual_query.where(actuals.c.period.in_(sorted(str(p) for p in wanted)))
     by_expense: dict[str, dict[Period, Money]] = defaultdict(dict)
-    for expense_id, period, units, currency in await connection.execute(actual_query):
-        by_expense[expense_id][period_of(period)] = money_from_minor(units, currency)
+    if wanted is None or wanted:  # no month asked for (the names, the income): none to read
+        actual_query = select(actuals.c.expense_id, actuals.c.period, actuals.c.amount_minor,
+                              actuals.c.currency).where(actuals.c.expense_id.in_(of_budget))
+        if wanted is not None:
+            actual_query = actual_query.where(actuals.c.period.in_(sorted(str(p) for p in wanted)))
+        for expense_id, period, units, currency in await connection.execute(actual_query):
+            by_expense[expense_id][period_of(period)] = money_from_minor(units, currency)
 
     loaded: list[RecurringExpense] = []
     states: list[tuple[RecurringExpense, ExpenseState]] = []
