@@ -79,23 +79,24 @@ class SqlOperationLog:
         }
         async with self._db.transaction() as unit:
             connection = unit.connection
-            inserted = await connection.execute(
+            # The row as stored comes back from the write itself (RETURNING), not a second read.
+            row = (await connection.execute(
                 insert_for(connection.dialect.name, operations)
                 .values(scope=self.scope, operation_id=operation.operation_id, **values)
-                .on_conflict_do_nothing(index_elements=[operations.c.scope, operations.c.operation_id]))
-            if inserted.rowcount != 1:
+                .on_conflict_do_nothing(index_elements=[operations.c.scope, operations.c.operation_id])
+                .returning(*operations.c))).one_or_none()
+            if row is None:
                 # Only a pending one may be replaced; a decided one stays as it was decided.
-                replaced = await connection.execute(
+                row = (await connection.execute(
                     update(operations).where(self._this(operation.operation_id),
-                                             operations.c.status == PENDING).values(**values))
-                if replaced.rowcount != 1:
+                                             operations.c.status == PENDING).values(**values)
+                    .returning(*operations.c))).one_or_none()
+                if row is None:
                     existing = await self._read(connection, operation.operation_id)
                     assert existing is not None
                     check_can_propose(existing, operation.fingerprint)
                     raise AssertionError(f"operation {operation.operation_id} is neither pending nor decided")
-            stored = await self._read(connection, operation.operation_id)
-        assert stored is not None
-        return stored
+        return _operation(row)
 
     @asynccontextmanager
     async def confirming(self, operation_id: str, fingerprint: str, *,
