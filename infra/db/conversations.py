@@ -44,14 +44,16 @@ class SqlConversationStore:
             return
         async with self._db.transaction() as unit:
             connection = unit.connection
-            await connection.execute(
-                insert_for(connection.dialect.name, conversations)
-                .values(id=conversation_id, last_ordinal=0, last_turn=0, updated_at=datetime.now(UTC))
-                .on_conflict_do_nothing(index_elements=[conversations.c.id]))
-            # Locks the conversation's row on PostgreSQL: two appends number their messages in turn.
+            # Creates the conversation's row or, if it is there, locks it (an upsert that updates
+            # locks the row on PostgreSQL, as SELECT ... FOR UPDATE did): two appends number their
+            # messages in turn. Either way it hands back the numbering so far.
+            statement = insert_for(connection.dialect.name, conversations)
             ordinal, turn = (await connection.execute(
-                select(conversations.c.last_ordinal, conversations.c.last_turn)
-                .where(conversations.c.id == conversation_id).with_for_update())).one()
+                statement.values(id=conversation_id, last_ordinal=0, last_turn=0,
+                                 updated_at=datetime.now(UTC))
+                .on_conflict_do_update(index_elements=[conversations.c.id],
+                                       set_={"updated_at": statement.excluded.updated_at})
+                .returning(conversations.c.last_ordinal, conversations.c.last_turn))).one()
             rows = []
             for message in new:
                 ordinal += 1

@@ -6,9 +6,12 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
-from sqlalchemy import event
+from sqlalchemy import event, select
 
 from infra.db import ChatDirectory, ChatLink, Database, SqlConversationStore, UpdateInbox
+from infra.db.tables import messages
+from infra.db.values import loads
+from tests.integration.conftest import Backend
 
 LEASE = timedelta(seconds=90)
 
@@ -163,6 +166,33 @@ async def test_the_directory_keeps_committed_links_in_memory_and_nothing_else(da
     finally:
         event.remove(database.engine.sync_engine, "before_cursor_execute", count)
     assert statements == []
+
+async def test_appends_racing_from_two_engines_number_every_message_once(
+        backend: Backend, database: Database) -> None:
+    other = backend.open()
+    try:
+        stores = [SqlConversationStore(database), SqlConversationStore(other)]
+        barrier = asyncio.Barrier(8)
+
+        async def say(n: int) -> None:
+            await barrier.wait()
+            await stores[n % 2].append("chat-1", [{"role": "user", "content": f"m{n}"},
+                                                  {"role": "assistant", "content": f"r{n}"}])
+
+        await asyncio.gather(*(say(n) for n in range(8)))
+    finally:
+        await other.dispose()
+
+    async with database.reading() as connection:
+        rows = (await connection.execute(
+            select(messages.c.ordinal, messages.c.turn, messages.c.body)
+            .where(messages.c.conversation_id == "chat-1").order_by(messages.c.ordinal))).all()
+    assert [r.ordinal for r in rows] == list(range(1, 17))
+    assert [r.turn for r in rows] == [n // 2 + 1 for n in range(16)]
+    # each append's two messages stay together, in its turn
+    bodies = [loads(r.body)["content"] for r in rows]
+    assert all(bodies[i][1:] == bodies[i + 1][1:] for i in range(0, 16, 2))
+
 
 async def test_a_conversation_keeps_its_messages_in_order_and_only_the_latest_turns(database: Database) -> None:
     store = SqlConversationStore(database, max_turns_kept=3)
