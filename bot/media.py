@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import warnings
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
 from telegram import Update
 from telegram.ext import Application, ContextTypes, MessageHandler, filters
+from telegram.warnings import PTBDeprecationWarning
 
 from bot.handlers import chat_id_of, deliver, speaker_of
 from bot.media_service import MAX_FILE_BYTES, Incoming, MediaService, Transcriber
@@ -97,7 +99,9 @@ async def voice_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     else:
         name = getattr(audio, "file_name", None) or AUDIO_NAMES.get(audio.mime_type or "", "audio.mp3")
     incoming = Incoming(fetcher(context, audio.file_id), name, audio.file_size)
-    duration = audio.duration  # seconds; a timedelta in newer PTB versions
+    with warnings.catch_warnings():  # PTB 22.2+ warns that this becomes a timedelta
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        duration = audio.duration
     seconds = int(duration.total_seconds()) if isinstance(duration, timedelta) else duration
     chat_id = chat_id_of(update)
     outcomes = await while_typing(context, chat_id, media_of(context).voice(
