@@ -75,8 +75,11 @@ def fingerprints(lines: Sequence[StatementLine]) -> list[str]:
     return keys
 
 
-def _pattern(key: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![0-9a-z]){re.escape(key)}(?![0-9a-z])")
+_WORD = re.compile(r"[0-9a-z]+")
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(fold(text)))
 
 
 def expense_matcher(budget: Budget) -> ExpenseMatcher:
@@ -86,30 +89,34 @@ def expense_matcher(budget: Budget) -> ExpenseMatcher:
 class ExpenseMatcher:
     """Which expense a statement description names: an expense's name or alias, folded (case,
     accents and spacing ignored, as `Budget.find_by_name`), appearing as whole words in the
-    folded description. The longest name wins ("Farmácia Popular" over "Farmácia"); two
-    expenses tied on it match nothing (the member decides)."""
+    folded description ("PAG*FARMACIA SAO JOAO" names "Farmácia"; "SUPERMERCADO" does not name
+    "Mercado"). The longest name wins ("Farmácia Popular" over "Farmácia"); two expenses tied on
+    it match nothing (the member decides)."""
 
     def __init__(self, expenses: Iterable[RecurringExpense]) -> None:
-        self._keys: list[tuple[int, re.Pattern[str], RecurringExpense]] = []
+        # First word -> (the key's words, its length, the expense): a description is looked up
+        # word by word instead of trying every name on it.
+        self._by_first: dict[str, list[tuple[tuple[str, ...], int, RecurringExpense]]] = {}
         for expense in expenses:
             for name in (expense.name, *expense.aliases):
-                key = fold(name)
-                if key:
-                    self._keys.append((len(key), _pattern(key), expense))
-        self._keys.sort(key=lambda item: -item[0])
+                words = _words(name)
+                if words:
+                    self._by_first.setdefault(words[0], []).append((words, len(" ".join(words)), expense))
 
     def match(self, description: str) -> RecurringExpense | None:
-        text = fold(description)
+        words = _words(description)
         best: RecurringExpense | None = None
         best_length = 0
-        for length, pattern, expense in self._keys:
-            if length < best_length:
-                break
-            if pattern.search(text):
-                if best is not None and best is not expense:
-                    return None  # two expenses fit equally well
-                best, best_length = expense, length
-        return best
+        tied = False
+        for start, word in enumerate(words):
+            for key, length, expense in self._by_first.get(word, ()):
+                if length < best_length or words[start:start + len(key)] != key:
+                    continue
+                if length > best_length:
+                    best, best_length, tied = expense, length, False
+                elif expense is not best:
+                    tied = True
+        return None if tied else best
 
 
 @dataclass(frozen=True)
@@ -155,8 +162,12 @@ class Spend:
 def apply_statement_lines(budget: Budget, spends: Iterable[Spend]) -> None:
     """Adds each imported line to its expense's actual for its month: the only write an import
     makes to the budget (the budget must have been loaded with those months)."""
+    expenses: dict[str, RecurringExpense] = {}  # thousands of lines name a few dozen expenses
     for spend in spends:
-        budget.find_by_name(spend.expense).add_to_actual(spend.period, spend.amount)
+        expense = expenses.get(spend.expense)
+        if expense is None:
+            expense = expenses[spend.expense] = budget.find_by_name(spend.expense)
+        expense.add_to_actual(spend.period, spend.amount)
 
 
 class StatementImports(Protocol):

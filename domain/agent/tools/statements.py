@@ -88,8 +88,9 @@ class ImportStatementTool(WriteTool[ImportStatementArgs]):
         budget = await self.budget_repo.load(self.budget_id, periods={period for _, period in spends})
         # Every expense is resolved before anything changes: one renamed or gone since the
         # preview fails the whole import, not half of it.
-        resolved = [Spend(budget.find_by_name(line.expense).name, period,
-                          Money.of(line.amount, budget.currency)) for line, period in spends]
+        names = {name: budget.find_by_name(name).name for name in {line.expense for line, _ in spends}}
+        resolved = [Spend(names[line.expense], period, Money.of(line.amount, budget.currency))
+                    for line, period in spends]
         # Read after the budget (whose row a confirmation locks), so a confirmation that waited
         # for another import sees the lines it recorded.
         already = await self.imports.already_imported(self.household_id, keys)
