@@ -19,10 +19,12 @@ from bot.service import ChatContext, HouseholdService, Outcome, Reply, Speaker
 from domain.agent.media_prompt import PHOTO_INSTRUCTIONS, photo_message
 from domain.agent.model import LanguageModel, ModelFailure
 from domain.agent.operations import OperationStatus
+from domain.agent.statement_suggestions import suggest_expenses
 from domain.agent.tools import WriteTool
 from domain.errors import DomainError
 from domain.statements import (
     MAX_STATEMENT_BYTES,
+    PlannedLine,
     StatementError,
     StatementLine,
     fingerprints,
@@ -153,8 +155,9 @@ class MediaService:
         except StatementError as error:
             return [Reply(rendering.statement_unreadable_text(str(error)))]
         if not arguments["lines"]:
-            return [Reply(rendering.nothing_new_text(incoming.name, arguments["skipped"],
-                                                     len(arguments["unmatched"]), len(arguments["credits"])))]
+            unmatched = [line["description"] for line in arguments["unmatched"]]
+            return [Reply(rendering.nothing_new_text(incoming.name, arguments["skipped"], unmatched,
+                                                     len(arguments["credits"])))]
         tool = context.tool(IMPORT_TOOL)
         assert isinstance(tool, WriteTool)
         try:
@@ -174,16 +177,25 @@ class MediaService:
             imported = await storage.statement_imports.already_imported(
                 context.link.household_id, fingerprints(lines))
         plan = plan_import(budget, lines, imported)
+        # Where a model is configured it may place the lines no name matched; the preview says so.
+        guesses = (await suggest_expenses(self.household.model, budget, [u.description for u in plan.unmatched])
+                   if self.household.model is not None and plan.unmatched else {})
+        suggested = [PlannedLine(u, key, guesses[u.description])
+                     for u, key in zip(plan.unmatched, plan.unmatched_fingerprints, strict=True)
+                     if u.description in guesses]
+        unmatched = [u for u in plan.unmatched if u.description not in guesses]
 
         def aside(line: StatementLine) -> dict[str, Any]:
             return {"date": line.on.isoformat(), "amount": line.amount, "description": line.description}
 
+        def planned(p: PlannedLine, guessed: bool) -> dict[str, Any]:
+            return {"date": p.line.on.isoformat(), "amount": -p.line.amount, "description": p.line.description,
+                    "expense": p.expense, "fingerprint": p.fingerprint, "suggested": guessed}
+
         return {
             "file": filename,
-            "lines": [{"date": p.line.on.isoformat(), "amount": -p.line.amount,
-                       "description": p.line.description, "expense": p.expense,
-                       "fingerprint": p.fingerprint} for p in plan.to_import],
-            "unmatched": [aside(line) for line in plan.unmatched],
+            "lines": [*(planned(p, False) for p in plan.to_import), *(planned(p, True) for p in suggested)],
+            "unmatched": [aside(line) for line in unmatched],
             "credits": [aside(line) for line in plan.credits],
             "skipped": plan.skipped,
         }

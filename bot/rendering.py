@@ -243,35 +243,47 @@ def _set_income_facts(p: Mapping[str, Any]) -> list[str]:
 
 
 SHOWN_ASIDE_LINES: Final = 8  # unmatched or credit lines listed in an import preview; the rest counted
+SHOWN_DESCRIPTION_CHARS: Final = 60  # a bank's description, or a file name, as shown
+IMPORT_TEXT_BUDGET: Final = 3500  # characters: the preview, its buttons' message, stays under 4,096
+
+
+def _clip(text: Any, limit: int = SHOWN_DESCRIPTION_CHARS) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _import_facts(p: Mapping[str, Any]) -> list[str]:
-    lines = [f"Arquivo: {p['file']}", ""]
+    lines = [f"Arquivo: {_clip(p['file'])}", ""]
     for group in p["groups"]:
         count = int(group["count"])
-        lines.append(f"• {group['expense']}: {count} {'lançamento' if count == 1 else 'lançamentos'}, "
-                     f"{_any_money(group['total'])}")
+        suggested = int(group.get("suggested") or 0)
+        lines.append(f"• {_clip(group['expense'])}: {count} {'lançamento' if count == 1 else 'lançamentos'}, "
+                     f"{_any_money(group['total'])}"
+                     + (f" ({suggested} sugerido{'s' if suggested > 1 else ''} pelo modelo)" if suggested else ""))
     lines.append(f"Total: {_any_money(p['total'])}")
-    lines += _aside_lines("Sem despesa correspondente (não serão importados)", p.get("unmatched") or [])
-    lines += _aside_lines("Créditos (estornos, salário; não são gastos, não serão importados)",
-                          p.get("credits") or [])
+    aside = [("Sem despesa correspondente (não serão importados)", p.get("unmatched") or []),
+             ("Créditos (estornos, salário; não são gastos, não serão importados)", p.get("credits") or [])]
+    shown = [line for title, entries in aside for line in _aside_lines(title, entries, SHOWN_ASIDE_LINES)]
+    if sum(len(line) + 1 for line in [*lines, *shown]) > IMPORT_TEXT_BUDGET:
+        shown = [line for title, entries in aside for line in _aside_lines(title, entries, 0)]
+    lines += shown
     skipped = int(p.get("skipped") or 0)
     if skipped:
         lines += ["", f"Já importados antes (ignorados): {skipped}"]
     return lines
 
 
-def _aside_lines(title: str, entries: Sequence[Mapping[str, Any]]) -> list[str]:
+def _aside_lines(title: str, entries: Sequence[Mapping[str, Any]], shown: int) -> list[str]:
     if not entries:
         return []
     lines = ["", f"{title}: {len(entries)}"]
-    for entry in entries[:SHOWN_ASIDE_LINES]:
+    for entry in entries[:shown]:
         amount = entry["amount"]
         if isinstance(amount, Mapping):
             amount = {**amount, "amount": abs(_decimal(amount.get("amount")) or Decimal(0))}
-        lines.append(f"• {date_br(entry['date'])} {entry['description']}: {_any_money(amount)}")
-    if len(entries) > SHOWN_ASIDE_LINES:
-        lines.append(f"• … e mais {len(entries) - SHOWN_ASIDE_LINES}")
+        lines.append(f"• {date_br(entry['date'])} {_clip(entry['description'])}: {_any_money(amount)}")
+    if len(entries) > shown and shown:
+        lines.append(f"• … e mais {len(entries) - shown}")
     return lines
 
 
@@ -698,14 +710,18 @@ def statement_unreadable_text(reason: str) -> str:
     return f"🏦 {reason}"
 
 
-def nothing_new_text(file: str, skipped: int, unmatched: int, credits: int) -> str:
+def nothing_new_text(file: str, skipped: int, unmatched: Sequence[str], credits: int) -> str:
     """A statement whose debits were all imported before, or match no expense: nothing proposed."""
-    lines = [f"🏦 Nada novo para importar em {file}."]
+    lines = [f"🏦 Nada novo para importar em {_clip(file)}."]
     if skipped:
         lines.append(f"Já importados antes: {skipped}.")
     if unmatched:
-        lines.append(f"Sem despesa correspondente: {unmatched} (cadastre a despesa ou um apelido "
-                     "com o nome que aparece no extrato e mande o arquivo de novo).")
+        lines.append(f"Sem despesa correspondente: {len(unmatched)} (cadastre a despesa ou um apelido "
+                     "com o nome que aparece no extrato e mande o arquivo de novo):")
+        distinct = list(dict.fromkeys(unmatched))
+        lines += [f"• {_clip(text)}" for text in distinct[:SHOWN_ASIDE_LINES]]
+        if len(distinct) > SHOWN_ASIDE_LINES:
+            lines.append(f"• … e mais {len(distinct) - SHOWN_ASIDE_LINES}")
     if credits:
         lines.append(f"Créditos (não são gastos): {credits}.")
     return "\n".join(lines)

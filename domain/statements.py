@@ -130,6 +130,7 @@ class PlannedLine:
 class ImportPlan:
     to_import: list[PlannedLine] = field(default_factory=list)
     unmatched: list[StatementLine] = field(default_factory=list)
+    unmatched_fingerprints: list[str] = field(default_factory=list)  # in step with `unmatched`
     credits: list[StatementLine] = field(default_factory=list)
     skipped: int = 0  # imported before
 
@@ -147,6 +148,7 @@ def plan_import(budget: Budget, lines: Sequence[StatementLine], imported: Collec
             plan.to_import.append(PlannedLine(line, key, expense.name))
         else:
             plan.unmatched.append(line)
+            plan.unmatched_fingerprints.append(key)
     return plan
 
 

@@ -250,3 +250,42 @@ async def test_the_agent_can_neither_see_nor_call_the_import_tool(storage: InMem
     reply = await chat.send("importa", sender="Ana")
     assert reply.tool_calls[0].error is not None and "desconhecida" in reply.tool_calls[0].error
     assert all(schema["function"]["name"] != "importStatement" for schema in model.requests[0].tools)
+
+
+# --------------------------------------------------------------------------- a model's suggestions
+
+
+async def test_a_configured_model_may_place_unmatched_lines_and_the_preview_says_so(storage: InMemoryStorage) -> None:
+    model = ScriptedModel(say('Claro: ```json\n{"NETFLIX.COM": "padaria", "OUTRA": "Mercado"}\n```'))
+    media = await household(storage, model)
+    data = (SAMPLES / "itau_june.ofx").read_bytes()
+    [preview] = await media.statement(CHAT, ANA, Downloads(data).incoming("itau_june.ofx"), "doc-1")
+    assert isinstance(preview, Preview) and preview.text.startswith("🏦 Importar 5 lançamentos")
+    assert "• Padaria: 2 lançamentos, R$ 124,90 (1 sugerido pelo modelo)" in preview.text
+    assert "Sem despesa correspondente" not in preview.text
+    [request] = model.requests
+    assert request.tools == [] and "NETFLIX.COM" in request.messages[-1]["content"]
+    await media.household.press(CHAT, BRUNO.user_id, callback_data(CONFIRM, preview.key))
+    assert await actual(storage, "Padaria") == Money.of("124.90", "BRL")
+
+
+@pytest.mark.parametrize("answer", [say("não sei"), say('{"NETFLIX.COM": "Academia"}'),
+                                    ModelFailure(FailureKind.UNREACHABLE)])
+async def test_a_suggestion_that_fails_or_names_no_expense_leaves_the_line_apart(
+        storage: InMemoryStorage, answer: object) -> None:
+    media = await household(storage, ScriptedModel(answer))  # type: ignore[arg-type]
+    data = (SAMPLES / "itau_june.ofx").read_bytes()
+    [preview] = await media.statement(CHAT, ANA, Downloads(data).incoming("itau_june.ofx"), "doc-1")
+    assert isinstance(preview, Preview) and preview.text.startswith("🏦 Importar 4 lançamentos")
+    assert "Sem despesa correspondente (não serão importados): 1" in preview.text
+
+
+async def test_a_preview_of_thousands_of_long_unmatched_lines_fits_one_telegram_message(
+        storage: InMemoryStorage) -> None:
+    media = await household(storage, None)
+    rows = [f"2026-06-{1 + i % 28:02d},Farmácia {i},1.00" for i in range(10)]
+    rows += [f"2026-06-{1 + i % 28:02d},{'COMPRA MUITO LONGA ' * 12}{i},2.00" for i in range(3000)]
+    data = ("date,title,amount\n" + "\n".join(rows)).encode()
+    [preview] = await media.statement(CHAT, ANA, Downloads(data).incoming("x" * 300 + ".csv"), "doc-1")
+    assert isinstance(preview, Preview) and len(preview.text) < 4096
+    assert "Sem despesa correspondente (não serão importados): 3000" in preview.text

@@ -34,6 +34,7 @@ class ImportLineArg(ToolArgs):
     description: str
     expense: str
     fingerprint: str = Field(min_length=1, max_length=64)
+    suggested: bool = False  # placed by the model, not by a name: the preview says so
 
 
 class AsideLineArg(ToolArgs):
@@ -97,7 +98,7 @@ class ImportStatementTool(WriteTool[ImportStatementArgs]):
         if already:
             raise AlreadyImported(len(already))
         apply_statement_lines(budget, resolved)
-        preview = statement_preview(args, resolved, budget.currency)
+        preview = statement_preview(args, resolved, [line.suggested for line, _ in spends], budget.currency)
 
         async def commit() -> None:
             await self.budget_repo.save(budget)
@@ -106,12 +107,13 @@ class ImportStatementTool(WriteTool[ImportStatementArgs]):
         return Staged(preview, commit)
 
 
-def statement_preview(args: ImportStatementArgs, spends: list[Spend], currency: str) -> dict[str, Any]:
-    groups: dict[str, tuple[int, Money]] = {}
+def statement_preview(args: ImportStatementArgs, spends: list[Spend], suggested: list[bool],
+                      currency: str) -> dict[str, Any]:
+    groups: dict[str, tuple[int, Money, int]] = {}
     total = Money.zero(currency)
-    for spend in spends:
-        count, subtotal = groups.get(spend.expense, (0, Money.zero(currency)))
-        groups[spend.expense] = (count + 1, subtotal + spend.amount)
+    for spend, guessed in zip(spends, suggested, strict=True):
+        count, subtotal, guesses = groups.get(spend.expense, (0, Money.zero(currency), 0))
+        groups[spend.expense] = (count + 1, subtotal + spend.amount, guesses + guessed)
         total = total + spend.amount
 
     def aside(lines: list[AsideLineArg]) -> list[dict[str, Any]]:
@@ -122,8 +124,9 @@ def statement_preview(args: ImportStatementArgs, spends: list[Spend], currency: 
         "file": args.file,
         "count": len(spends),
         "total": money_dict(total),
-        "groups": [{"expense": name, "count": count, "total": money_dict(subtotal)}
-                   for name, (count, subtotal) in groups.items()],
+        "groups": [{"expense": name, "count": count, "total": money_dict(subtotal),
+                    **({"suggested": guesses} if guesses else {})}
+                   for name, (count, subtotal, guesses) in groups.items()],
         "unmatched": aside(args.unmatched),
         "credits": aside(args.credits),
         "skipped": args.skipped,
