@@ -231,7 +231,6 @@ class LiteLLMTranscriber:
         self._api_base = api_base
         self._api_key = api_key
         self._timeout = timeout
-        self._masker = LiteLLMModel(model, api_key=api_key)
 
     def __repr__(self) -> str:
         return f"LiteLLMTranscriber(model={self.model!r}, api_base={self._api_base!r})"
@@ -248,7 +247,7 @@ class LiteLLMTranscriber:
         try:
             response = await litellm.atranscription(**request)
         except Exception as exc:
-            failure = ModelFailure(_classify(exc, litellm), self._masker._detail(self.model, str(exc)))
+            failure = ModelFailure(_classify(exc, litellm), self._detail(str(exc)))
             logger.warning("transcription failed model=%s kind=%s detail=%s", self.model,
                            failure.kind.value, failure.detail)
             raise failure from None
@@ -258,6 +257,14 @@ class LiteLLMTranscriber:
         logger.info("transcription model=%s latency_ms=%.0f bytes=%d chars=%d", self.model,
                     (time.perf_counter() - started) * 1000, len(audio), len(text))
         return text.strip()
+
+    def _detail(self, text: str) -> str:
+        """As LiteLLMModel._detail: one bounded line, the key and anything key-like masked."""
+        text = " ".join(text.split())
+        if self._api_key and len(self._api_key) >= _MIN_SECRET_CHARS:
+            text = text.replace(self._api_key, "***")
+        text = f"{self.model}: {_SECRET_LIKE.sub('***', text)}"
+        return text if len(text) <= _MAX_DETAIL_CHARS else text[: _MAX_DETAIL_CHARS - 1] + "…"
 
 
 # --------------------------------------------------------------------------- response parsing
