@@ -9,7 +9,8 @@ from typing import Any
 
 from telegram.ext import Application
 
-from bot import handlers
+from bot import handlers, media
+from bot.media_service import MediaService, Transcriber
 from bot.rate_limit import SharedGroupLimiter
 from bot.service import HouseholdService
 from domain.agent.clock import Clock, utc_now
@@ -31,6 +32,7 @@ class Services:
     database: Database
     storage: SqlStorage
     service: HouseholdService
+    media: MediaService
 
 
 def default_model(settings: Settings) -> LanguageModel | None:
@@ -49,7 +51,7 @@ def default_model(settings: Settings) -> LanguageModel | None:
 
 
 async def bootstrap(settings: Settings, *, model: LanguageModel | None = _DEFAULT,
-                    clock: Clock = utc_now) -> Services:
+                    clock: Clock = utc_now, transcriber: Transcriber | None = None) -> Services:
     """Everything the bot needs, with production defaults that tests override."""
     database = Database(settings.database_url)
     storage = SqlStorage(database, clock=clock, ttl=timedelta(hours=settings.operation_ttl_hours))
@@ -62,7 +64,8 @@ async def bootstrap(settings: Settings, *, model: LanguageModel | None = _DEFAUL
         ttl=timedelta(hours=settings.operation_ttl_hours),
         rates=rates,
     )
-    return Services(database, storage, service)
+    return Services(database, storage, service,
+                    media.media_service(settings, service, transcriber=transcriber))
 
 
 def build_application(settings: Settings, *, webhook: bool = False,
@@ -78,6 +81,7 @@ def build_application(settings: Settings, *, webhook: bool = False,
         limiter.window = GroupSendWindow(services.database)
         app.bot_data[SERVICES] = services
         app.bot_data[handlers.SERVICE] = services.service
+        app.bot_data[media.MEDIA] = services.media
         await app.bot.set_my_commands(handlers.MENU)
 
     async def post_shutdown(app: Application) -> None:
@@ -98,4 +102,5 @@ def build_application(settings: Settings, *, webhook: bool = False,
         builder = builder.updater(None)
     app = builder.build()
     handlers.register(app)
+    media.register(app)
     return app

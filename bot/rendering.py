@@ -242,6 +242,55 @@ def _set_income_facts(p: Mapping[str, Any]) -> list[str]:
     ]
 
 
+SHOWN_ASIDE_LINES: Final = 8  # unmatched or credit lines listed in an import preview; the rest counted
+SHOWN_DESCRIPTION_CHARS: Final = 60  # a bank's description, or a file name, as shown
+IMPORT_TEXT_BUDGET: Final = 3500  # characters: the preview, its buttons' message, stays under 4,096
+
+
+def _clip(text: Any, limit: int = SHOWN_DESCRIPTION_CHARS) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _import_facts(p: Mapping[str, Any]) -> list[str]:
+    lines = [f"Arquivo: {_clip(p['file'])}", ""]
+    for group in p["groups"]:
+        count = int(group["count"])
+        suggested = int(group.get("suggested") or 0)
+        lines.append(f"• {_clip(group['expense'])}: {count} {'lançamento' if count == 1 else 'lançamentos'}, "
+                     f"{_any_money(group['total'])}"
+                     + (f" ({suggested} sugerido{'s' if suggested > 1 else ''} pelo modelo)" if suggested else ""))
+    lines.append(f"Total: {_any_money(p['total'])}")
+    aside = [("Sem despesa correspondente (não serão importados)", p.get("unmatched") or []),
+             ("Créditos (estornos, salário; não são gastos, não serão importados)", p.get("credits") or [])]
+    shown = [line for title, entries in aside for line in _aside_lines(title, entries, SHOWN_ASIDE_LINES)]
+    if sum(len(line) + 1 for line in [*lines, *shown]) > IMPORT_TEXT_BUDGET:
+        shown = [line for title, entries in aside for line in _aside_lines(title, entries, 0)]
+    lines += shown
+    skipped = int(p.get("skipped") or 0)
+    if skipped:
+        lines += ["", f"Já importados antes (ignorados): {skipped}"]
+    return lines
+
+
+def _aside_lines(title: str, entries: Sequence[Mapping[str, Any]], shown: int) -> list[str]:
+    if not entries:
+        return []
+    lines = ["", f"{title}: {len(entries)}"]
+    for entry in entries[:shown]:
+        amount = entry["amount"]
+        if isinstance(amount, Mapping):
+            amount = {**amount, "amount": abs(_decimal(amount.get("amount")) or Decimal(0))}
+        lines.append(f"• {date_br(entry['date'])} {_clip(entry['description'])}: {_any_money(amount)}")
+    if len(entries) > shown and shown:
+        lines.append(f"• … e mais {len(entries) - shown}")
+    return lines
+
+
+def _count_word(count: Any) -> str:
+    return f"{count} {'lançamento' if int(count) == 1 else 'lançamentos'}"
+
+
 _TOOLS: Final[Mapping[str, _ToolText]] = {
     "recordSpend": _ToolText(
         "📝 Registrar gasto", "✅ Gasto registrado", _record_spend_facts,
@@ -261,6 +310,10 @@ _TOOLS: Final[Mapping[str, _ToolText]] = {
     "setIncome": _ToolText(
         "💵 Atualizar renda mensal", "✅ Renda mensal atualizada", _set_income_facts,
         lambda p: f"renda mensal de {_any_money(p['income'])}"),
+    # The title is built per preview ("Importar 12 lançamentos"): see _title.
+    "importStatement": _ToolText(
+        "🏦 Importar lançamentos", "✅ Lançamentos importados", _import_facts,
+        lambda p: f"importar {_count_word(p['count'])} do extrato {p['file']}, {_any_money(p['total'])}"),
 }
 
 # Labels for previews of tools this module does not know yet.
@@ -341,16 +394,23 @@ def _summary(tool: str, preview: Mapping[str, Any]) -> str:
         return _GENERIC.summary(preview)
 
 
+def _title(tool: str, text: _ToolText, preview: Mapping[str, Any], *, done: bool) -> str:
+    if tool == "importStatement" and text is not _GENERIC:
+        count = _count_word(preview["count"])
+        return f"✅ {count} importados" if done else f"🏦 Importar {count}"
+    return text.done if done else text.title
+
+
 def preview_text(tool: str, preview: Mapping[str, Any]) -> str:
     """A write tool's preview as the message shown above the Confirmar/Cancelar buttons."""
     text, facts = _facts(tool, preview)
-    return "\n".join([text.title, *facts, "", CONFIRM_QUESTION])
+    return "\n".join([_title(tool, text, preview, done=False), *facts, "", CONFIRM_QUESTION])
 
 
 def confirmed_text(tool: str, preview: Mapping[str, Any], by: str | None) -> str:
     """The preview message once confirmed: what was written and who confirmed it."""
     text, facts = _facts(tool, preview)
-    return "\n".join([f"{text.done}{_by(by)}", *facts])
+    return "\n".join([f"{_title(tool, text, preview, done=True)}{_by(by)}", *facts])
 
 
 def cancelled_text(tool: str, preview: Mapping[str, Any], by: str | None) -> str:
@@ -602,3 +662,66 @@ def confirmed_answer() -> str:
 
 def cancelled_answer() -> str:
     return "❌ Cancelado."
+
+
+# --------------------------------------------------------------------------- media (contract §8)
+
+TRANSCRIPT_SHOWN_CHARS: Final = 3000
+
+
+def transcript_text(transcript: str) -> str:
+    """The voice note as the bot heard it, so a misheard amount is seen before anyone confirms."""
+    shown = transcript if len(transcript) <= TRANSCRIPT_SHOWN_CHARS else transcript[:TRANSCRIPT_SHOWN_CHARS] + "…"
+    return f"🎤 {shown}"
+
+
+def audio_too_long_text(max_minutes: int, max_megabytes: int) -> str:
+    return (f"🎤 Esse áudio passa do limite ({max_minutes} minutos ou {max_megabytes} MB); "
+            "não consigo ouvi-lo. Mande um áudio mais curto ou escreva o pedido.")
+
+
+def transcription_failed_text() -> str:
+    return ("🎤 Não consegui transcrever o áudio agora. Nada foi registrado; "
+            "tente mandar de novo ou escreva o pedido.")
+
+
+def empty_transcript_text() -> str:
+    return "🎤 Não entendi nenhuma palavra nesse áudio. Nada foi registrado; pode escrever o pedido?"
+
+
+def download_failed_text() -> str:
+    return "⚠️ Não consegui baixar o arquivo do Telegram. Nada foi registrado; tente mandar de novo."
+
+
+def file_too_big_text(max_megabytes: int) -> str:
+    return f"⚠️ O arquivo passa do limite de {max_megabytes} MB que o Telegram entrega a bots. Nada foi registrado."
+
+
+def no_vision_text(model: str) -> str:
+    return (f"📷 O modelo configurado ({model}) não lê imagens. Nada foi registrado; escreva o gasto "
+            "(ex.: /gasto 37,90 mercado) ou peça a quem cuida do bot para definir VISION_MODEL.")
+
+
+def unreadable_image_text() -> str:
+    return "📷 Não consegui abrir essa imagem. Nada foi registrado; mande outra foto ou escreva o gasto."
+
+
+def statement_unreadable_text(reason: str) -> str:
+    return f"🏦 {reason}"
+
+
+def nothing_new_text(file: str, skipped: int, unmatched: Sequence[str], credits: int) -> str:
+    """A statement whose debits were all imported before, or match no expense: nothing proposed."""
+    lines = [f"🏦 Nada novo para importar em {_clip(file)}."]
+    if skipped:
+        lines.append(f"Já importados antes: {skipped}.")
+    if unmatched:
+        lines.append(f"Sem despesa correspondente: {len(unmatched)} (cadastre a despesa ou um apelido "
+                     "com o nome que aparece no extrato e mande o arquivo de novo):")
+        distinct = list(dict.fromkeys(unmatched))
+        lines += [f"• {_clip(text)}" for text in distinct[:SHOWN_ASIDE_LINES]]
+        if len(distinct) > SHOWN_ASIDE_LINES:
+            lines.append(f"• … e mais {len(distinct) - SHOWN_ASIDE_LINES}")
+    if credits:
+        lines.append(f"Créditos (não são gastos): {credits}.")
+    return "\n".join(lines)

@@ -178,8 +178,13 @@ class HouseholdService:
 
     # -- the agent ---------------------------------------------------------------------------
 
-    async def talk(self, chat_id: int, speaker: Speaker, text: str) -> list[Outcome]:
-        """A member's free text goes to the agent; previews come back as their own messages."""
+    async def talk(self, chat_id: int, speaker: Speaker, text: str, *,
+                   attachments: Sequence[dict[str, Any]] = (),
+                   model: LanguageModel | None = None) -> list[Outcome]:
+        """A member's free text goes to the agent; previews come back as their own messages.
+
+        `attachments` (a photo's image part) reach the model with this message only, and `model`
+        (a vision model) answers it instead of the usual one (bot/media_service.py)."""
         # Everything the agent starts from, in one read transaction: the chat, the member, the
         # working memory and the conversation so far (the model is called outside it).
         async with self.storage.reading_together():
@@ -189,18 +194,19 @@ class HouseholdService:
             member = await self._member_of(context, speaker.user_id)
             if member is None:
                 return [Reply(rendering.join_hint_text())] if self._should_hint(chat_id, speaker) else []
-            if self.model is None:
+            model = model or self.model
+            if model is None:
                 return [Reply(rendering.no_model_text())]
             conversation_id = self._scope(chat_id)
             conversations = _History(self.storage.conversations, conversation_id, DEFAULT_HISTORY_TURNS)
             chat = AgentChat.create(
-                self.model, context.tools, operations=context.operations,
+                model, context.tools, operations=context.operations,
                 conversations=conversations, conversation_id=conversation_id,
                 history_turns=DEFAULT_HISTORY_TURNS, system_prompt=await self._prompt(context),
                 tool_scope=self.storage.reading_together,
             )
             await conversations.read_ahead()
-        reply = await chat.send(text, sender=member.name)
+        reply = await chat.send(text, sender=member.name, attachments=attachments)
         async with self.storage.reading_together():
             return await self._outcomes(context, reply)
 
@@ -417,7 +423,7 @@ class HouseholdService:
         return household_tools(
             budget_repo=self.storage.budgets, budget_id=link.budget_id, goal_repo=self.storage.goals,
             household=household, operations=operations, now=self.clock, timezone=self.timezone,
-            rates=self.rates)
+            rates=self.rates, statement_imports=self.storage.statement_imports)
 
     async def _member_of(self, context: ChatContext, user_id: int) -> Member | None:
         member_id = await self.storage.directory.member_of_user(context.chat_id, user_id)

@@ -23,7 +23,7 @@ from domain.agent.model import FailureKind, ModelFailure
 if TYPE_CHECKING:
     from types import ModuleType
 
-__all__ = ["LiteLLMModel", "count_prompt_tokens"]
+__all__ = ["LiteLLMModel", "LiteLLMTranscriber", "count_prompt_tokens", "reads_images"]
 
 logger = logging.getLogger("infra.llm")
 
@@ -104,6 +104,10 @@ class LiteLLMModel:
 
     def __repr__(self) -> str:
         return f"LiteLLMModel(model={self.model!r}, api_base={self._api_base!r})"
+
+    def reads_images(self) -> bool:
+        """False when litellm's model map says this model takes no image input (see `reads_images`)."""
+        return reads_images(self.model)
 
     async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
         """One assistant message for the conversation; tries the fallbacks if the primary fails."""
@@ -202,6 +206,65 @@ def _fallback_target(fallback: str | Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(fallback, Mapping) or not isinstance(fallback.get("model"), str):
         raise TypeError("a fallback is a model string or a mapping with a 'model' string")
     return dict(fallback)
+
+
+def reads_images(model: str) -> bool:
+    """Whether `model` takes image input, as litellm's model map says (`supports_vision`).
+
+    A model the map does not know (a local server's, a new release) is given the benefit of the
+    doubt: the provider's own refusal then comes back as a failure reply."""
+    litellm = _litellm()
+    try:
+        litellm.get_model_info(model)
+    except Exception:
+        return True
+    return bool(litellm.supports_vision(model))
+
+
+class LiteLLMTranscriber:
+    """Speech to text through `litellm.atranscription` (OpenAI's whisper-1 by default; Groq, Azure
+    and Deepgram through the same model string). Every failure is a `ModelFailure`, without keys."""
+
+    def __init__(self, model: str, *, api_base: str | None = None, api_key: str | None = None,
+                 timeout: float = DEFAULT_TIMEOUT_SECONDS * 2) -> None:
+        self.model = model
+        self._api_base = api_base
+        self._api_key = api_key
+        self._timeout = timeout
+
+    def __repr__(self) -> str:
+        return f"LiteLLMTranscriber(model={self.model!r}, api_base={self._api_base!r})"
+
+    async def transcribe(self, audio: bytes, filename: str) -> str:
+        litellm = _litellm()
+        request: dict[str, Any] = {"model": self.model, "file": (filename, audio),
+                                   "timeout": self._timeout, "max_retries": 0}
+        if self._api_base:
+            request["api_base"] = self._api_base
+        if self._api_key:
+            request["api_key"] = self._api_key
+        started = time.perf_counter()
+        try:
+            response = await litellm.atranscription(**request)
+        except Exception as exc:
+            failure = ModelFailure(_classify(exc, litellm), self._detail(str(exc)))
+            logger.warning("transcription failed model=%s kind=%s detail=%s", self.model,
+                           failure.kind.value, failure.detail)
+            raise failure from None
+        text = _field(response, "text")
+        if not isinstance(text, str):
+            raise ModelFailure(FailureKind.INVALID_RESPONSE, f"{self.model}: no text in the transcription")
+        logger.info("transcription model=%s latency_ms=%.0f bytes=%d chars=%d", self.model,
+                    (time.perf_counter() - started) * 1000, len(audio), len(text))
+        return text.strip()
+
+    def _detail(self, text: str) -> str:
+        """As LiteLLMModel._detail: one bounded line, the key and anything key-like masked."""
+        text = " ".join(text.split())
+        if self._api_key and len(self._api_key) >= _MIN_SECRET_CHARS:
+            text = text.replace(self._api_key, "***")
+        text = f"{self.model}: {_SECRET_LIKE.sub('***', text)}"
+        return text if len(text) <= _MAX_DETAIL_CHARS else text[: _MAX_DETAIL_CHARS - 1] + "…"
 
 
 # --------------------------------------------------------------------------- response parsing

@@ -29,6 +29,12 @@ class Settings(BaseSettings):
     llm_timeout: float = 30.0
     llm_num_retries: int = 2
     llm_fallbacks: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    # Media (contract §8): photos go to VISION_MODEL (else LLM_MODEL); voice notes to
+    # TRANSCRIPTION_MODEL, whose endpoint and key default to LLM_API_BASE / LLM_API_KEY.
+    vision_model: str | None = None
+    transcription_model: str = "openai/whisper-1"
+    transcription_api_base: str | None = None
+    transcription_api_key: SecretStr | None = None
 
     household_timezone: str = "America/Sao_Paulo"
     operation_ttl_hours: float = 48.0
@@ -42,7 +48,8 @@ class Settings(BaseSettings):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
 
-    @field_validator("llm_model", "llm_api_base", "webhook_url", mode="before")
+    @field_validator("llm_model", "llm_api_base", "webhook_url", "vision_model",
+                     "transcription_api_base", mode="before")
     @classmethod
     def _blank_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -104,15 +104,20 @@ class AgentChat:
         return cls(model, tools, **options)
 
     def schemas(self) -> list[dict[str, Any]]:
-        return [tool.schema() for tool in self.tools.values()]
+        return [tool.schema() for tool in self.tools.values() if tool.offered]
 
     def system_prompt(self) -> str:
         prompt = self._system_prompt
         return prompt() if callable(prompt) else prompt
 
-    async def send(self, text: str, *, sender: str | None = None) -> AgentReply:
-        """One member's message: the model may call tools for several steps, then answers in text."""
+    async def send(self, text: str, *, sender: str | None = None,
+                   attachments: Sequence[dict[str, Any]] = ()) -> AgentReply:
+        """One member's message: the model may call tools for several steps, then answers in text.
+
+        `attachments` are extra content parts (an image) the model sees with this message only:
+        the stored conversation keeps `text` alone, never an image's bytes."""
         user: Message = {"role": "user", "content": f"[{sender}] {text}" if sender else text}
+        shown = with_attachments(user, attachments)
         history = window(await self.conversations.recent(self.conversation_id, self.history_turns),
                          self.history_tokens)
         prompt = self.system_prompt()
@@ -123,7 +128,7 @@ class AgentChat:
         schemas = self.schemas()
         for _ in range(self.max_steps):
             try:
-                answer = check_answer(await self.model.complete(messages + new, schemas))
+                answer = check_answer(await self.model.complete([*messages, shown, *new[1:]], schemas))
             except ModelFailure as failure:
                 log.warning("model failure: %s", failure.kind.value)
                 reply.text, reply.failure = failure_reply(failure.kind), failure.kind
@@ -161,8 +166,9 @@ class AgentChat:
             return call
         call.args = parsed
         tool = self.tools.get(call.name)
-        if tool is None:
-            call.error = f"Ferramenta desconhecida: {call.name}. Use: {', '.join(self.tools)}."
+        if tool is None or not tool.offered:
+            offered = ", ".join(name for name, t in self.tools.items() if t.offered)
+            call.error = f"Ferramenta desconhecida: {call.name}. Use: {offered}."
             return call
         try:
             if isinstance(tool, WriteTool):
@@ -186,6 +192,13 @@ class AgentChat:
     async def cancel(self, operation_id: str, *, by: str | None = None) -> Operation:
         """A member pressed Cancelar."""
         return await self.confirmer.cancel(operation_id, by=by)
+
+
+def with_attachments(user: Message, attachments: Sequence[dict[str, Any]]) -> Message:
+    """The user message with its extra content parts, in OpenAI's multi-part shape."""
+    if not attachments:
+        return user
+    return {**user, "content": [{"type": "text", "text": user["content"]}, *attachments]}
 
 
 def check_answer(answer: Any) -> dict[str, Any]:

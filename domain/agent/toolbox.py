@@ -16,9 +16,11 @@ from domain.agent.tools import (
     SetIncomeTool,
     Tool,
 )
+from domain.agent.tools.statements import ImportStatementTool
 from domain.household import Household
 from domain.ports import BudgetRepository, GoalRepository
 from domain.rates import DEFAULT_RATES, ExchangeRates
+from domain.statements import StatementImports
 
 
 def household_tools(
@@ -31,10 +33,12 @@ def household_tools(
     now: Clock | None = None,
     timezone: str = DEFAULT_TIMEZONE,
     rates: ExchangeRates = DEFAULT_RATES,
+    statement_imports: StatementImports | None = None,
 ) -> list[Tool]:
     """The six write tools (sharing `operations`) and the three read tools, in the order the
-    model is shown them."""
-    return [
+    model is shown them; with `statement_imports`, also the statement import, which only the bot
+    proposes (the model is not shown it)."""
+    tools: list[Tool] = [
         RecordSpendTool(budget_repo, budget_id, operations),
         RegisterExpenseTool(budget_repo, budget_id, operations),
         AdjustExpenseTool(budget_repo, budget_id, operations),
@@ -46,3 +50,7 @@ def household_tools(
         FeasibilityTool(budget_repo, budget_id, goal_repo, household.id, now, timezone=timezone,
                         rates=rates),
     ]
+    if statement_imports is not None:
+        tools.append(ImportStatementTool(budget_repo, budget_id, household.id, statement_imports,
+                                         operations))
+    return tools

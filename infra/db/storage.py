@@ -16,6 +16,7 @@ from infra.db.engine import Database
 from infra.db.goals import SqlGoalRepository
 from infra.db.households import SqlHouseholdRepository
 from infra.db.operations import SqlOperationLog
+from infra.db.statement_imports import SqlStatementImports
 
 
 class SqlStorage:
@@ -29,6 +30,7 @@ class SqlStorage:
         self.goals: GoalRepository = SqlGoalRepository(database)
         self.conversations: ConversationStore = SqlConversationStore(database)
         self.directory = ChatDirectory(database)
+        self.statement_imports = SqlStatementImports(database, clock=clock)
 
     def operations(self, scope: str) -> SqlOperationLog:
         """The operation log of one chat: operation ids and button keys are unique within it."""

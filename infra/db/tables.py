@@ -217,3 +217,14 @@ group_sends = Table(
     Column("sent_at", UtcDateTime, nullable=False),
     Index(None, "chat_id", "sent_at"),
 )
+
+# Statement lines a household has imported, by fingerprint (the bank's FITID, otherwise date,
+# amount and description): the primary key is what makes a re-import or a raced confirmation
+# write nothing twice. Written in the confirmation's transaction (infra/db/statement_imports.py).
+statement_imports = Table(
+    "statement_imports", metadata,
+    Column("household_id", String(ID), primary_key=True),
+    Column("fingerprint", String(64), primary_key=True),
+    Column("operation_id", String(128), nullable=False),
+    Column("imported_at", UtcDateTime, nullable=False),
+)

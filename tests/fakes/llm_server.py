@@ -13,6 +13,8 @@ retries. Tests script the replies one per request and read back what the client 
 from __future__ import annotations
 
 import asyncio
+import email.parser
+import email.policy
 import itertools
 import json
 import re
@@ -172,6 +174,10 @@ class FakeLLMServer:
     """Every chat-completions body received, parsed from JSON, in order."""
     headers: list[dict[str, str]] = field(default_factory=list, init=False)
     """The HTTP headers of each chat-completions request, lower-cased names."""
+    transcripts: list[str] = field(default_factory=list)
+    """Texts answered, one per POST /v1/audio/transcriptions, in order; an int is that error status."""
+    audio: list[dict[str, Any]] = field(default_factory=list, init=False)
+    """Every transcription request: its form fields and the uploaded file's name and bytes."""
 
     def __post_init__(self) -> None:
         self._queue: deque[Reply] = deque()
@@ -247,8 +253,30 @@ class FakeLLMServer:
             routes=[
                 Route("/v1/chat/completions", self._chat_completions, methods=["POST"]),
                 Route("/v1/models", self._list_models, methods=["GET"]),
+                Route("/v1/audio/transcriptions", self._transcriptions, methods=["POST"]),
             ]
         )
+
+    async def _transcriptions(self, request: Request) -> Response:
+        """OpenAI's speech to text: a multipart form with `file` and `model`, answered as JSON."""
+        fields, files = _multipart(request.headers.get("content-type", ""), await request.body())
+        filename, content = files.get("file", (None, b""))
+        with self._lock:
+            self.audio.append({"model": fields.get("model"), "filename": filename, "content": content,
+                               "fields": fields})
+            answer: str | int | None = self.transcripts.pop(0) if self.transcripts else None
+        if answer is None:
+            return _error_response(500, "fake LLM server: no transcript scripted")
+        if isinstance(answer, int):
+            return _error_response(answer, f"fake transcription error {answer}")
+        return JSONResponse({"text": answer})
+
+    @staticmethod
+    def images_in(body: dict[str, Any]) -> list[str]:
+        """The `image_url` URLs of a chat request's messages (photos sent as content parts)."""
+        return [part["image_url"]["url"] for message in body.get("messages", [])
+                if isinstance(message.get("content"), list)
+                for part in message["content"] if part.get("type") == "image_url"]
 
     async def _list_models(self, request: Request) -> Response:
         data = [{"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in self.models]
@@ -329,6 +357,26 @@ class FakeLLMServer:
                 "total_tokens": prompt_tokens + completion_tokens,
             },
         }
+
+
+def _multipart(content_type: str, body: bytes) -> tuple[dict[str, str], dict[str, tuple[str | None, bytes]]]:
+    """A multipart/form-data body as its text fields and its files (name -> (filename, bytes))."""
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+        f"Content-Type: {content_type}\r\n\r\n".encode() + body)
+    fields: dict[str, str] = {}
+    files: dict[str, tuple[str | None, bytes]] = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        payload = part.get_payload(decode=True)
+        data = payload if isinstance(payload, bytes) else b""
+        if not isinstance(name, str):
+            continue
+        filename = part.get_filename()
+        if filename is None:
+            fields[name] = data.decode("utf-8")
+        else:
+            files[name] = (filename, data)
+    return fields, files
 
 
 def _error_response(

@@ -19,6 +19,7 @@ from domain.agent.clock import Clock, utc_now
 from domain.agent.conversation import InMemoryConversationStore
 from domain.agent.operations import DEFAULT_TTL, InMemoryOperationLog
 from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository, InMemoryHouseholdRepository
+from domain.statements import InMemoryStatementImports
 
 
 class InMemoryChatDirectory:
@@ -52,6 +53,7 @@ class InMemoryStorage:
         self.goals = InMemoryGoalRepository()
         self.conversations = InMemoryConversationStore()
         self.directory = InMemoryChatDirectory()
+        self.statement_imports = InMemoryStatementImports()
         self.logs: dict[str, InMemoryOperationLog] = {}
 
     def operations(self, scope: str) -> InMemoryOperationLog:

@@ -42,7 +42,7 @@ from urllib.parse import parse_qsl
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 __all__ = [
@@ -319,6 +319,20 @@ def message_update(
     return {"update_id": update_id, "message": message}
 
 
+def media_update(update_id: int, chat_id: int, user_id: int, first_name: str, content: JSON,
+                 chat_type: str = "group", chat_title: str = "Casa") -> JSON:
+    """An ``Update`` whose ``Message`` carries `content` instead of text: ``{"voice": {...}}``,
+    ``{"photo": [...], "caption": ...}``, ``{"document": {...}}`` (see ``FakeTelegramAPI.add_file``)."""
+    message: JSON = {
+        "message_id": update_id,
+        "from": _user(user_id, first_name, "pt-br"),
+        "chat": _chat(chat_id, chat_type, chat_title, first_name),
+        "date": int(time.time()),
+        **content,
+    }
+    return {"update_id": update_id, "message": message}
+
+
 def callback_update(
     update_id: int,
     chat_id: int,
@@ -426,6 +440,8 @@ class FakeTelegramAPI:
         self._answered_callbacks: set[str] = set()
         self._commands: dict[str, list[JSON]] = {}
         self._webhook: JSON = {}
+        self._files: dict[str, tuple[str, bytes]] = {}  # file_id -> (file_path, content)
+        self.downloads: list[str] = []  # file paths fetched from /file/bot<token>/<path>, in order
         self._stopping = False
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -446,12 +462,14 @@ class FakeTelegramAPI:
             "getUpdates": self._get_updates,
             "sendChatAction": self._send_chat_action,
             "getChat": self._get_chat,
+            "getFile": self._get_file,
         }
         # Telegram's method names are case-insensitive.
         self._handlers = {name.lower(): (name, handler) for name, handler in handlers.items()}
         self.app = Starlette(
             routes=[
                 Route("/bot{token}/{method}", self._endpoint, methods=["GET", "POST"]),
+                Route("/file/bot{token}/{path:path}", self._download, methods=["GET"]),
                 Route("/{path:path}", self._not_found, methods=["GET", "POST"]),
             ]
         )
@@ -687,7 +705,25 @@ class FakeTelegramAPI:
         seen = [f"{call.method}:{call.status}" for call in self._calls[-20:]]
         return f"expected {count} call(s) to {method}, got {len(found)}; last calls: {seen}"
 
+    def add_file(self, content: bytes, file_path: str) -> JSON:
+        """A file the bot can fetch with getFile and download; returns the fields an update
+        carries for it (``file_id``, ``file_unique_id``, ``file_size``)."""
+        with self._lock:
+            file_id = f"file-{len(self._files) + 1}"
+            self._files[file_id] = (file_path, content)
+        return {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_size": len(content)}
+
     # ---- HTTP ------------------------------------------------------------------------------
+
+    async def _download(self, request: Request) -> Response:
+        path = request.path_params["path"]
+        with self._lock:
+            found = next((content for stored, content in self._files.values() if stored == path), None)
+            if request.path_params["token"] == self.token and found is not None:
+                self.downloads.append(path)
+        if request.path_params["token"] != self.token or found is None:
+            return JSONResponse(_error_body(404, "Not Found"), status_code=404)
+        return Response(found, media_type="application/octet-stream")
 
     async def _not_found(self, request: Request) -> JSONResponse:
         return JSONResponse(_error_body(404, "Not Found"), status_code=404)
@@ -934,6 +970,15 @@ class FakeTelegramAPI:
             if pending or self._stopping or time.monotonic() >= deadline:
                 return pending
             await asyncio.sleep(0.01)
+
+    async def _get_file(self, params: Params) -> JSON:
+        with self._lock:
+            stored = self._files.get(str(params.get("file_id")))
+        if stored is None:
+            raise _ApiError(400, "Bad Request: invalid file_id")
+        file_id = str(params["file_id"])
+        return {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_size": len(stored[1]),
+                "file_path": stored[0]}
 
     async def _send_chat_action(self, params: Params) -> bool:
         with self._lock:

@@ -134,6 +134,8 @@ class Tool(ABC, Generic[A]):
     description: ClassVar[str]
     args_model: ClassVar[type[ToolArgs]]
     writes: ClassVar[bool] = False
+    # False for a tool only the bot proposes (a statement import): the model neither sees nor calls it.
+    offered: ClassVar[bool] = True
 
     def schema(self) -> dict[str, Any]:
         """The OpenAI tool spec. Built once per class (pydantic's schema generation costs a few

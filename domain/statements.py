@@ -1,0 +1,202 @@
+"""Bank and card statements: their lines, which expense each debit belongs to, and what was imported.
+
+A statement is parsed (infra/statements.py, no model) into `StatementLine`s. `plan_import` sorts
+them for a household's budget: debits that match an expense by name or alias (case and accents
+ignored, as `Budget.find_by_name`), debits that match nothing, credits (refunds, salary: never
+spends), and lines imported before. `apply_statement_lines` is the one place an import changes a
+budget, so it can be routed elsewhere (a ledger) without touching the rest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Protocol
+
+from domain.budget import Budget, RecurringExpense
+from domain.errors import DomainError
+from domain.money import Money, Period
+from domain.text import fold
+
+MAX_STATEMENT_BYTES = 20 * 1024 * 1024  # what getFile serves to a bot
+MAX_STATEMENT_LINES = 5000
+
+
+class StatementError(DomainError):
+    """A statement file that cannot be read or imported; the message says why, in pt-BR."""
+
+
+class NothingToImport(StatementError):
+    pass
+
+
+class AlreadyImported(StatementError):
+    def __init__(self, count: int) -> None:
+        super().__init__(
+            f"{count} destes lançamentos já foram importados por outra importação. "
+            "Nada foi registrado; envie o arquivo de novo para ver o que falta.")
+        self.count = count
+
+
+@dataclass(frozen=True)
+class StatementLine:
+    """One transaction as the bank wrote it: negative amounts leave the account (debits)."""
+
+    on: date
+    amount: Decimal
+    description: str
+    bank_id: str | None = None
+
+    @property
+    def is_debit(self) -> bool:
+        return self.amount < 0
+
+
+def fingerprints(lines: Sequence[StatementLine]) -> list[str]:
+    """Each line's identity across files: the bank's id (FITID) when there is one, otherwise its
+    date, amount and folded description. The n-th repeat of the same identity within one file
+    (two coffees on one day) gets its own, so re-reading the same file gives the same keys."""
+    seen: Counter[str] = Counter()
+    keys = []
+    for line in lines:
+        if line.bank_id:
+            identity = f"id|{line.bank_id.strip()}"
+        else:
+            identity = f"line|{line.on.isoformat()}|{line.amount.normalize():f}|{fold(line.description)}"
+        seen[identity] += 1
+        if seen[identity] > 1:
+            identity += f"|{seen[identity]}"
+        keys.append(hashlib.sha256(identity.encode()).hexdigest())
+    return keys
+
+
+_WORD = re.compile(r"[0-9a-z]+")
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(fold(text)))
+
+
+def expense_matcher(budget: Budget) -> ExpenseMatcher:
+    return ExpenseMatcher(budget.expenses)
+
+
+class ExpenseMatcher:
+    """Which expense a statement description names: an expense's name or alias, folded (case,
+    accents and spacing ignored, as `Budget.find_by_name`), appearing as whole words in the
+    folded description ("PAG*FARMACIA SAO JOAO" names "Farmácia"; "SUPERMERCADO" does not name
+    "Mercado"). The longest name wins ("Farmácia Popular" over "Farmácia"); two expenses tied on
+    it match nothing (the member decides)."""
+
+    def __init__(self, expenses: Iterable[RecurringExpense]) -> None:
+        # First word -> (the key's words, its length, the expense): a description is looked up
+        # word by word instead of trying every name on it.
+        self._by_first: dict[str, list[tuple[tuple[str, ...], int, RecurringExpense]]] = {}
+        for expense in expenses:
+            for name in (expense.name, *expense.aliases):
+                words = _words(name)
+                if words:
+                    self._by_first.setdefault(words[0], []).append((words, len(" ".join(words)), expense))
+
+    def match(self, description: str) -> RecurringExpense | None:
+        words = _words(description)
+        best: RecurringExpense | None = None
+        best_length = 0
+        tied = False
+        for start, word in enumerate(words):
+            for key, length, expense in self._by_first.get(word, ()):
+                if length < best_length or words[start:start + len(key)] != key:
+                    continue
+                if length > best_length:
+                    best, best_length, tied = expense, length, False
+                elif expense is not best:
+                    tied = True
+        return None if tied else best
+
+
+@dataclass(frozen=True)
+class PlannedLine:
+    line: StatementLine
+    fingerprint: str
+    expense: str  # the expense's name as the budget spells it
+
+
+@dataclass
+class ImportPlan:
+    to_import: list[PlannedLine] = field(default_factory=list)
+    unmatched: list[StatementLine] = field(default_factory=list)
+    unmatched_fingerprints: list[str] = field(default_factory=list)  # in step with `unmatched`
+    credits: list[StatementLine] = field(default_factory=list)
+    skipped: int = 0  # imported before
+
+
+def plan_import(budget: Budget, lines: Sequence[StatementLine], imported: Collection[str]) -> ImportPlan:
+    """Sorts a statement's lines for an import preview; nothing is changed."""
+    plan = ImportPlan()
+    matcher = expense_matcher(budget)
+    for line, key in zip(lines, fingerprints(lines), strict=True):
+        if key in imported:
+            plan.skipped += 1
+        elif not line.is_debit:
+            plan.credits.append(line)
+        elif (expense := matcher.match(line.description)) is not None:
+            plan.to_import.append(PlannedLine(line, key, expense.name))
+        else:
+            plan.unmatched.append(line)
+            plan.unmatched_fingerprints.append(key)
+    return plan
+
+
+@dataclass(frozen=True)
+class Spend:
+    """One imported line as it lands in the budget: a positive amount for an expense's month."""
+
+    expense: str
+    period: Period
+    amount: Money
+
+
+def apply_statement_lines(budget: Budget, spends: Iterable[Spend]) -> None:
+    """Adds each imported line to its expense's actual for its month: the only write an import
+    makes to the budget (the budget must have been loaded with those months)."""
+    expenses: dict[str, RecurringExpense] = {}  # thousands of lines name a few dozen expenses
+    for spend in spends:
+        expense = expenses.get(spend.expense)
+        if expense is None:
+            expense = expenses[spend.expense] = budget.find_by_name(spend.expense)
+        expense.add_to_actual(spend.period, spend.amount)
+
+
+class StatementImports(Protocol):
+    """Which statement lines a household has imported, by fingerprint (unique per household).
+
+    `record` joins the confirmation's transaction, so the lines are marked imported in the same
+    commit that writes them; a line recorded twice is refused by the store (all or nothing)."""
+
+    async def already_imported(self, household_id: str, fingerprints: Collection[str]) -> set[str]:
+        ...
+
+    async def record(self, household_id: str, operation_id: str, fingerprints: Sequence[str]) -> None:
+        ...
+
+
+class InMemoryStatementImports:
+    def __init__(self) -> None:
+        self._imported: dict[str, dict[str, str]] = {}
+
+    async def already_imported(self, household_id: str, fingerprints: Collection[str]) -> set[str]:
+        known = self._imported.get(household_id, {})
+        return {key for key in fingerprints if key in known}
+
+    async def record(self, household_id: str, operation_id: str, fingerprints: Sequence[str]) -> None:
+        known = self._imported.setdefault(household_id, {})
+        repeated = [key for key in fingerprints if key in known]
+        if repeated or len(set(fingerprints)) != len(fingerprints):
+            raise AlreadyImported(len(repeated) or 1)
+        for key in fingerprints:
+            known[key] = operation_id

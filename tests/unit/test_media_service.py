@@ -1,0 +1,291 @@
+"""Voice notes, photos and statement files through MediaService (bot/media_service.py), in memory:
+what reaches the model, what the members read, and what is written only after a confirmation."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot import rendering
+from bot.media_service import Incoming, MediaService
+from bot.service import CONFIRM, HouseholdService, Preview, Reply, Speaker, callback_data
+from domain.agent.chat import AgentChat
+from domain.agent.model import FailureKind, ModelFailure
+from domain.money import Money, Period
+from tests.fakes.scripted_model import ScriptedModel, call, say
+from tests.fakes.storage import InMemoryStorage
+
+NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
+CHAT = -1001
+ANA = Speaker(1, "Ana")
+BRUNO = Speaker(2, "Bruno")
+STRANGER = Speaker(99, "Zé")
+JUNE = Period(2026, 6)
+SAMPLES = Path(__file__).parent.parent / "samples" / "statements"
+
+
+class FakeTranscriber:
+    def __init__(self, text: str = "", failure: ModelFailure | None = None) -> None:
+        self.text = text
+        self.failure = failure
+        self.heard: list[tuple[bytes, str]] = []
+
+    async def transcribe(self, audio: bytes, filename: str) -> str:
+        self.heard.append((audio, filename))
+        if self.failure is not None:
+            raise self.failure
+        return self.text
+
+
+class Downloads:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.count = 0
+
+    def incoming(self, name: str, size: int | None = None) -> Incoming:
+        async def fetch() -> bytes:
+            self.count += 1
+            return self.data
+        return Incoming(fetch, name, len(self.data) if size is None else size)
+
+
+def jpeg(width: int, height: int) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (200, 180, 40)).save(out, "JPEG")
+    return out.getvalue()
+
+
+@pytest.fixture
+def storage() -> InMemoryStorage:
+    return InMemoryStorage(clock=lambda: NOW, ttl=timedelta(hours=48))
+
+
+async def household(storage: InMemoryStorage, model: ScriptedModel | None,
+                    transcriber: FakeTranscriber | None = None) -> MediaService:
+    service = HouseholdService(storage, model=model, clock=lambda: NOW)
+    await service.start(CHAT, "Casa", ANA)
+    await service.join(CHAT, BRUNO, None)
+    link = await storage.directory.household_of_chat(CHAT)
+    assert link is not None
+    budget = await storage.budgets.load(link.budget_id)
+    budget.register("Farmácia", Money.of(300, "BRL"), aliases=["drogaria"])
+    budget.register("Mercado", Money.of(1500, "BRL"), aliases=["supermercado"])
+    budget.register("Padaria", Money.of(100, "BRL"))
+    await storage.budgets.save(budget)
+    return MediaService(service, transcriber=transcriber)
+
+
+async def actual(storage: InMemoryStorage, name: str) -> Money:
+    link = await storage.directory.household_of_chat(CHAT)
+    assert link is not None
+    return (await storage.budgets.load(link.budget_id)).find_by_name(name).actual_for(JUNE)
+
+
+def spend(amount: str, expense: str = "Farmácia") -> dict[str, object]:
+    return {"expense": expense, "period": "2026-06", "amount": {"amount": Decimal(amount), "currency": "BRL"},
+            "operationId": "op-1"}
+
+
+# --------------------------------------------------------------------------- voice
+
+
+async def test_a_voice_note_is_shown_as_heard_and_goes_to_the_agent_as_the_members_text(storage: InMemoryStorage) -> None:
+    model = ScriptedModel(call("recordSpend", spend("180")), say("Confirma?"))
+    heard = FakeTranscriber("amor, paguei 180 na farmácia")
+    media = await household(storage, model, heard)
+    outcomes = await media.voice(CHAT, ANA, Downloads(b"OggS...").incoming("voice.ogg"), duration=4)
+    assert isinstance(outcomes[0], Reply) and outcomes[0].text == "🎤 amor, paguei 180 na farmácia"
+    assert isinstance(outcomes[-1], Preview)
+    assert heard.heard == [(b"OggS...", "voice.ogg")]
+    assert model.requests[0].messages[-1]["content"] == "[Ana] amor, paguei 180 na farmácia"
+    assert await actual(storage, "Farmácia") == Money.zero("BRL")
+
+
+async def test_audio_over_five_minutes_or_20_mb_is_refused_before_any_download(storage: InMemoryStorage) -> None:
+    media = await household(storage, ScriptedModel(), FakeTranscriber("x"))
+    downloads = Downloads(b"x")
+    long = await media.voice(CHAT, ANA, downloads.incoming("voice.ogg"), duration=301)
+    big = await media.voice(CHAT, ANA, downloads.incoming("a.mp3", size=20 * 1024 * 1024 + 1), duration=10)
+    assert long == big == [Reply(rendering.audio_too_long_text(5, 20))]
+    assert downloads.count == 0
+
+
+async def test_a_failed_transcription_is_a_pt_br_reply_and_nothing_is_proposed(storage: InMemoryStorage) -> None:
+    model = ScriptedModel()
+    media = await household(storage, model, FakeTranscriber(failure=ModelFailure(FailureKind.TIMEOUT)))
+    outcomes = await media.voice(CHAT, ANA, Downloads(b"x").incoming("voice.ogg"), duration=3)
+    assert outcomes == [Reply(rendering.transcription_failed_text())]
+    assert model.requests == []
+
+
+async def test_a_silent_voice_note_is_answered_without_the_model(storage: InMemoryStorage) -> None:
+    model = ScriptedModel()
+    media = await household(storage, model, FakeTranscriber("  "))
+    assert await media.voice(CHAT, ANA, Downloads(b"x").incoming("voice.ogg"), 2) == [
+        Reply(rendering.empty_transcript_text())]
+
+
+async def test_a_voice_note_from_a_stranger_is_neither_downloaded_nor_transcribed(storage: InMemoryStorage) -> None:
+    heard = FakeTranscriber("x")
+    media = await household(storage, ScriptedModel(), heard)
+    downloads = Downloads(b"x")
+    await media.voice(CHAT, STRANGER, downloads.incoming("voice.ogg"), 2)
+    assert downloads.count == 0 and heard.heard == []
+
+
+# --------------------------------------------------------------------------- photos
+
+
+async def test_a_photo_goes_to_the_model_scaled_down_as_an_image_part_and_the_history_keeps_no_image(
+        storage: InMemoryStorage) -> None:
+    model = ScriptedModel(call("recordSpend", spend("412.30", "Mercado")), say("Confirma?"))
+    media = await household(storage, model)
+    outcomes = await media.photo(CHAT, ANA, Downloads(jpeg(4000, 3000)).incoming("photo.jpg"), "mercado de ontem")
+    assert isinstance(outcomes[-1], Preview)
+    content = model.requests[0].messages[-1]["content"]
+    assert content[0] == {"type": "text", "text": "[Ana] 📷 (foto) mercado de ontem"}
+    assert "Pix" in content[1]["text"]
+    url = content[2]["image_url"]["url"]
+    assert url.startswith("data:image/jpeg;base64,")
+    with Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))) as sent:
+        assert max(sent.size) == 1568
+    stored = await storage.conversations.recent(f"chat:{CHAT}", 10)
+    assert "base64" not in json.dumps(stored)
+    assert stored[0]["content"] == "[Ana] 📷 (foto) mercado de ontem"
+
+
+async def test_a_model_without_vision_gets_a_clear_reply_and_no_download(storage: InMemoryStorage) -> None:
+    class TextOnly(ScriptedModel):
+        model = "openai/gpt-3.5-turbo"
+
+        def reads_images(self) -> bool:
+            return False
+
+    media = await household(storage, TextOnly())
+    downloads = Downloads(jpeg(10, 10))
+    [reply] = await media.photo(CHAT, ANA, downloads.incoming("photo.jpg"), None)
+    assert reply == Reply(rendering.no_vision_text("openai/gpt-3.5-turbo"))
+    assert downloads.count == 0
+
+
+async def test_something_that_is_not_an_image_is_answered_without_the_model(storage: InMemoryStorage) -> None:
+    model = ScriptedModel()
+    media = await household(storage, model)
+    assert await media.photo(CHAT, ANA, Downloads(b"not an image").incoming("photo.jpg"), None) == [
+        Reply(rendering.unreadable_image_text())]
+    assert model.requests == []
+
+
+# --------------------------------------------------------------------------- statements
+
+
+async def test_a_statement_is_one_preview_confirmed_by_a_press_and_the_same_file_again_writes_nothing(
+        storage: InMemoryStorage) -> None:
+    media = await household(storage, None)
+    data = (SAMPLES / "itau_june.ofx").read_bytes()
+    [preview] = await media.statement(CHAT, ANA, Downloads(data).incoming("itau_june.ofx"), "doc-10")
+    assert isinstance(preview, Preview)
+    assert preview.text.startswith("🏦 Importar 4 lançamentos")
+    assert "NETFLIX.COM" in preview.text and "SALÁRIO EMPRESA X" in preview.text
+    assert await actual(storage, "Farmácia") == Money.zero("BRL")
+    result = await media.household.press(CHAT, BRUNO.user_id, callback_data(CONFIRM, preview.key))
+    assert not result.alert
+    assert await actual(storage, "Farmácia") == Money.of("240.50", "BRL")
+    assert await actual(storage, "Mercado") == Money.of("412.30", "BRL")
+    assert await actual(storage, "Padaria") == Money.of("25.00", "BRL")
+    again = await media.household.press(CHAT, ANA.user_id, callback_data(CONFIRM, preview.key))
+    assert again.alert is False and again.answer == rendering.already_confirmed_alert()
+    [reply] = await media.statement(CHAT, ANA, Downloads(data).incoming("itau_june.ofx"), "doc-11")
+    assert isinstance(reply, Reply) and "Nada novo" in reply.text and "Já importados antes: 4" in reply.text
+    assert await actual(storage, "Farmácia") == Money.of("240.50", "BRL")
+
+
+async def test_an_overlapping_statement_proposes_only_its_new_lines(storage: InMemoryStorage) -> None:
+    media = await household(storage, None)
+    [first] = await media.statement(CHAT, ANA, Downloads((SAMPLES / "itau_june.ofx").read_bytes())
+                                    .incoming("a.ofx"), "doc-1")
+    assert isinstance(first, Preview)
+    await media.household.press(CHAT, ANA.user_id, callback_data(CONFIRM, first.key))
+    [second] = await media.statement(CHAT, ANA, Downloads((SAMPLES / "itau_june_overlap.ofx").read_bytes())
+                                     .incoming("b.ofx"), "doc-2")
+    assert isinstance(second, Preview) and second.text.startswith("🏦 Importar 2 lançamentos")
+    await media.household.press(CHAT, ANA.user_id, callback_data(CONFIRM, second.key))
+    assert await actual(storage, "Mercado") == Money.of("642.45", "BRL")
+    assert await actual(storage, "Padaria") == Money.of("43.00", "BRL")
+
+
+@pytest.mark.parametrize("sample", ["itau_empty.ofx", "itau_truncated.ofx", "nubank_card_truncated.csv",
+                                    "unknown_layout.csv", "itau_usd.ofx"])
+async def test_an_awkward_statement_gets_a_pt_br_answer_and_proposes_nothing(
+        storage: InMemoryStorage, sample: str) -> None:
+    media = await household(storage, None)
+    [reply] = await media.statement(CHAT, ANA, Downloads((SAMPLES / sample).read_bytes()).incoming(sample), "doc-1")
+    assert isinstance(reply, Reply) and reply.text.startswith("🏦 ")
+    assert storage.logs.get(f"chat:{CHAT}") is None or await storage.logs[f"chat:{CHAT}"].get("doc-1") is None
+
+
+async def test_a_redelivered_statement_update_posts_no_second_preview(storage: InMemoryStorage) -> None:
+    media = await household(storage, None)
+    downloads = Downloads((SAMPLES / "nubank_card.csv").read_bytes())
+    [preview] = await media.statement(CHAT, ANA, downloads.incoming("nubank.csv"), "doc-5")
+    assert isinstance(preview, Preview)
+    await media.household.preview_posted(CHAT, preview.operation_id, 77)
+    assert await media.statement(CHAT, ANA, downloads.incoming("nubank.csv"), "doc-5") == []
+    assert downloads.count == 1
+
+
+async def test_the_agent_can_neither_see_nor_call_the_import_tool(storage: InMemoryStorage) -> None:
+    model = ScriptedModel(call("importStatement", {"operationId": "x", "file": "f", "lines": []}), say("ok"))
+    media = await household(storage, model)
+    context = await media.household._context(CHAT)
+    assert context is not None
+    chat = AgentChat.create(model, context.tools, operations=context.operations)
+    reply = await chat.send("importa", sender="Ana")
+    assert reply.tool_calls[0].error is not None and "desconhecida" in reply.tool_calls[0].error
+    assert all(schema["function"]["name"] != "importStatement" for schema in model.requests[0].tools)
+
+
+# --------------------------------------------------------------------------- a model's suggestions
+
+
+async def test_a_configured_model_may_place_unmatched_lines_and_the_preview_says_so(storage: InMemoryStorage) -> None:
+    model = ScriptedModel(say('Claro: ```json\n{"NETFLIX.COM": "padaria", "OUTRA": "Mercado"}\n```'))
+    media = await household(storage, model)
+    data = (SAMPLES / "itau_june.ofx").read_bytes()
+    [preview] = await media.statement(CHAT, ANA, Downloads(data).incoming("itau_june.ofx"), "doc-1")
+    assert isinstance(preview, Preview) and preview.text.startswith("🏦 Importar 5 lançamentos")
+    assert "• Padaria: 2 lançamentos, R$ 124,90 (1 sugerido pelo modelo)" in preview.text
+    assert "Sem despesa correspondente" not in preview.text
+    [request] = model.requests
+    assert request.tools == [] and "NETFLIX.COM" in request.messages[-1]["content"]
+    await media.household.press(CHAT, BRUNO.user_id, callback_data(CONFIRM, preview.key))
+    assert await actual(storage, "Padaria") == Money.of("124.90", "BRL")
+
+
+@pytest.mark.parametrize("answer", [say("não sei"), say('{"NETFLIX.COM": "Academia"}'),
+                                    ModelFailure(FailureKind.UNREACHABLE)])
+async def test_a_suggestion_that_fails_or_names_no_expense_leaves_the_line_apart(
+        storage: InMemoryStorage, answer: object) -> None:
+    media = await household(storage, ScriptedModel(answer))  # type: ignore[arg-type]
+    data = (SAMPLES / "itau_june.ofx").read_bytes()
+    [preview] = await media.statement(CHAT, ANA, Downloads(data).incoming("itau_june.ofx"), "doc-1")
+    assert isinstance(preview, Preview) and preview.text.startswith("🏦 Importar 4 lançamentos")
+    assert "Sem despesa correspondente (não serão importados): 1" in preview.text
+
+
+async def test_a_preview_of_thousands_of_long_unmatched_lines_fits_one_telegram_message(
+        storage: InMemoryStorage) -> None:
+    media = await household(storage, None)
+    rows = [f"2026-06-{1 + i % 28:02d},Farmácia {i},1.00" for i in range(10)]
+    rows += [f"2026-06-{1 + i % 28:02d},{'COMPRA MUITO LONGA ' * 12}{i},2.00" for i in range(3000)]
+    data = ("date,title,amount\n" + "\n".join(rows)).encode()
+    [preview] = await media.statement(CHAT, ANA, Downloads(data).incoming("x" * 300 + ".csv"), "doc-1")
+    assert isinstance(preview, Preview) and len(preview.text) < 4096
+    assert "Sem despesa correspondente (não serão importados): 3000" in preview.text
