@@ -1034,15 +1034,17 @@ async def time_due_reminders(db: Database, reps: int) -> dict[str, Any]:
         times.append((time.perf_counter() - started) * 1000)
     result["closings_ms"], result["closings_found"] = statistics.median(times[3:]), closings
     if db.dialect == "postgresql":
-        from sqlalchemy.dialects import postgresql as pg_dialect
+        # The database's own share: EXPLAIN ANALYZE of the same query (the rest is the driver
+        # turning rows into Python objects).
+        from infra.db.schedule import due_bills_query
 
-        from infra.db.tables import chats as chats_table
-        query = (select(expenses.c.id).join(chats_table, chats_table.c.budget_id == expenses.c.budget_id)
-                 .where(expenses.c.billing_day == 16))
-        compiled = str(query.compile(dialect=pg_dialect.dialect(), compile_kwargs={"literal_binds": True}))
-        async with db.reading() as connection:
-            plan = (await connection.execute(text("EXPLAIN " + compiled))).scalars().all()
-        result["plan_uses_billing_day_index"] = any("ix_expenses_billing_day" in line for line in plan)
+        for label, due in (("ordinary_day", date(2026, 6, 16)), ("months_last_day", date(2026, 2, 28))):
+            async with db.reading() as connection:
+                compiled = due_bills_query(due, billing_days_due_on(due), now).compile(dialect=connection.dialect)
+                params = tuple(compiled.params[name] for name in compiled.positiontup or ())
+                plan = (await connection.exec_driver_sql("EXPLAIN ANALYZE " + str(compiled), params)).scalars().all()
+            result[f"{label}_database_ms"] = float(plan[-1].split(":")[1].split()[0])
+            result["plan_uses_billing_day_index"] = any("ix_expenses_billing_day" in line for line in plan)
     return result
 
 
@@ -1115,6 +1117,10 @@ def schedule_table(schedule: dict[str, Any]) -> list[str]:
             lines.append(f"  {name:11} ordinary day {r['ordinary_day_ms']:.1f} ({r['ordinary_day_found']} due), "
                          f"month's last day {r['months_last_day_ms']:.1f} ({r['months_last_day_found']} due), "
                          f"closings {r['closings_ms']:.1f} ({r['closings_found']}){goal}")
+            if "ordinary_day_database_ms" in r:
+                lines.append(f"  {'':11} of which the database (EXPLAIN ANALYZE): {r['ordinary_day_database_ms']:.1f} "
+                             f"and {r['months_last_day_database_ms']:.1f}; billing-day index used: "
+                             f"{'yes' if r['plan_uses_billing_day_index'] else 'no'}")
     chart = schedule["chart"]
     lines.append(f"  chart: {chart['chart_s']:.2f} s to draw (goal <= {CHART_GOAL_S:.0f} s) and "
                  f"{chart['release_s']:.2f} s to give the memory back; first "

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, delete, exists, or_, select, update
+from sqlalchemy import ColumnElement, Select, and_, delete, exists, or_, select, update
 
 from domain.money import Money
 from domain.schedule import BillingDays
@@ -72,6 +72,20 @@ def _owed(kind: str, subject: Any, due_on: date, now: datetime) -> ColumnElement
             scheduled_sends.c.attempts >= MAX_ATTEMPTS))
 
 
+def due_bills_query(due_on: date, days: BillingDays, now: datetime) -> Select[Any]:
+    """Expenses billed on `days`, joined to their chats (indexes on expenses.billing_day and
+    chats.budget_id), without muted households or reminders already sent or being sent."""
+    now = _utc(now)
+    day = expenses.c.billing_day
+    billed = or_(day == days.day, day > days.day) if days.and_later else day == days.day
+    muted = exists().where(reminder_preferences.c.household_id == chats.c.household_id,
+                           reminder_preferences.c.enabled.is_(False))
+    return (select(expenses.c.id, expenses.c.name, expenses.c.expected_minor, expenses.c.currency,
+                   expenses.c.payment_method, chats.c.chat_id, chats.c.household_id)
+            .join(chats, chats.c.budget_id == expenses.c.budget_id)
+            .where(billed, ~muted, ~_owed(BILL, expenses.c.id, due_on, now)))
+
+
 class ScheduleStore:
     def __init__(self, database: Database) -> None:
         self._db = database
@@ -81,17 +95,8 @@ class ScheduleStore:
     async def due_bills(self, due_on: date, days: BillingDays, now: datetime) -> list[DueBill]:
         """The expenses falling due on `due_on`, in households whose reminders are on, whose
         reminder is neither sent nor being sent: one query for every household."""
-        now = _utc(now)
-        day = expenses.c.billing_day
-        billed = or_(day == days.day, day > days.day) if days.and_later else day == days.day
-        muted = exists().where(reminder_preferences.c.household_id == chats.c.household_id,
-                               reminder_preferences.c.enabled.is_(False))
-        query = (select(expenses.c.id, expenses.c.name, expenses.c.expected_minor, expenses.c.currency,
-                        expenses.c.payment_method, chats.c.chat_id, chats.c.household_id)
-                 .join(chats, chats.c.budget_id == expenses.c.budget_id)
-                 .where(billed, ~muted, ~_owed(BILL, expenses.c.id, due_on, now)))
         async with self._db.reading() as connection:
-            rows = (await connection.execute(query)).all()
+            rows = (await connection.execute(due_bills_query(due_on, days, now))).all()
         return [DueBill(row.id, row.chat_id, row.household_id, row.name, row.expected_minor, row.currency,
                         row.payment_method) for row in rows]
 
