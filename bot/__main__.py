@@ -1,4 +1,4 @@
-"""`household-bot polling | webhook | console | migrate` (also `python -m bot ...`)."""
+"""`household-bot polling | webhook | console | migrate | remind` (also `python -m bot ...`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ COMMANDS = {
     "webhook": "serve the Telegram webhook on $HOST:$PORT",
     "console": "the same chat in a terminal, no Telegram needed",
     "migrate": "apply the database migrations (alembic upgrade head) on DATABASE_URL",
+    "remind": "send the bill reminders and monthly closings due now, then exit (for a platform scheduler)",
 }
 
 
@@ -43,6 +44,14 @@ def main(argv: list[str] | None = None) -> int:
         print("TELEGRAM_BOT_TOKEN não está definido: crie um bot com @BotFather e coloque o token "
               "no ambiente ou em .env. Para testar sem Telegram: household-bot console", file=sys.stderr)
         return 2
+    if args.command == "remind":
+        import asyncio
+
+        from bot.schedule import remind
+
+        delivered = asyncio.run(remind(settings))
+        print(f"Lembretes enviados: {delivered.reminders}; fechamentos do mês: {delivered.closings}.")
+        return 0
     if args.command == "polling":
         from bot.runner import run_polling
 

@@ -9,9 +9,10 @@ from typing import Any
 
 from telegram.ext import Application
 
-from bot import handlers, media
+from bot import handlers, media, schedule_handlers
 from bot.media_service import MediaService, Transcriber
 from bot.rate_limit import SharedGroupLimiter
+from bot.schedule import start_schedule, stop_schedule
 from bot.service import HouseholdService
 from domain.agent.clock import Clock, utc_now
 from domain.agent.model import LanguageModel
@@ -69,8 +70,10 @@ async def bootstrap(settings: Settings, *, model: LanguageModel | None = _DEFAUL
 
 
 def build_application(settings: Settings, *, webhook: bool = False,
-                      model: LanguageModel | None = _DEFAULT, clock: Clock = utc_now) -> Application:
-    """A PTB Application whose services open in post_init and close in post_shutdown."""
+                      model: LanguageModel | None = _DEFAULT, clock: Clock = utc_now,
+                      periodic: bool = True) -> Application:
+    """A PTB Application whose services open in post_init and close in post_shutdown; with
+    `periodic`, it also checks every minute for reminders due (bot/schedule.py)."""
     assert settings.telegram_bot_token is not None
     api = settings.telegram_api_base_url.rstrip("/")
     # The per-group limit counts in the database, so it holds across webhook workers.
@@ -83,8 +86,10 @@ def build_application(settings: Settings, *, webhook: bool = False,
         app.bot_data[handlers.SERVICE] = services.service
         app.bot_data[media.MEDIA] = services.media
         await app.bot.set_my_commands(handlers.MENU)
+        await start_schedule(app, services, settings, clock=clock, periodic=periodic)
 
     async def post_shutdown(app: Application) -> None:
+        await stop_schedule(app)
         services: Services | None = app.bot_data.get(SERVICES)
         if services is not None:
             await services.database.dispose()
@@ -103,4 +108,5 @@ def build_application(settings: Settings, *, webhook: bool = False,
     app = builder.build()
     handlers.register(app)
     media.register(app)
+    schedule_handlers.register(app)
     return app

@@ -52,6 +52,8 @@ MENU = [
     BotCommand("meta", "Criar meta: /meta Viagem 6000 EUR até 2028-06-01"),
     BotCommand("resumo", "Resumo do mês"),
     BotCommand("metas", "Como estão as metas"),
+    BotCommand("grafico", "Gráfico do mês: /grafico 2026-06"),
+    BotCommand("lembretes", "Avisos de vencimento: /lembretes on|off"),
     BotCommand("entrar", "Entrar na casa"),
     BotCommand("ajuda", "O que o bot entende"),
 ]

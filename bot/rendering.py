@@ -573,6 +573,8 @@ _COMMANDS: Final[Sequence[tuple[str, str, str]]] = (
      "/meta Lua de mel 6000 EUR até 2028-06-01"),
     ("/resumo [AAAA-MM]", "previsto e gasto por despesa no mês", "/resumo"),
     ("/metas", "quanto cada meta já tem e quanto falta por mês", "/metas"),
+    ("/grafico [AAAA-MM]", "o gráfico do mês: previsto x gasto e as metas", "/grafico"),
+    ("/lembretes on|off", "liga ou desliga os avisos na véspera de cada vencimento", "/lembretes off"),
     ("/ajuda", "esta mensagem", "/ajuda"),
 )
 

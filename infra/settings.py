@@ -37,6 +37,11 @@ class Settings(BaseSettings):
     transcription_api_key: SecretStr | None = None
 
     household_timezone: str = "America/Sao_Paulo"
+    # Bill reminders and the monthly closing go out from this hour on (HOUSEHOLD_TIMEZONE); the
+    # webhook and polling processes look for what is due every SCHEDULE_CHECK_SECONDS (0: never,
+    # leaving it to `household-bot remind` from a platform scheduler).
+    reminder_hour: int = Field(default=9, ge=0, le=23)
+    schedule_check_seconds: float = Field(default=60.0, ge=0)
     operation_ttl_hours: float = 48.0
     # Planning rates, BRL per unit: EXCHANGE_RATES='{"EUR": "6.20", "USD": "5.40"}'
     exchange_rates: dict[str, Decimal] = Field(default_factory=dict)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     CheckConstraint,
     Column,
     Date,
@@ -227,4 +228,35 @@ statement_imports = Table(
     Column("fingerprint", String(64), primary_key=True),
     Column("operation_id", String(128), nullable=False),
     Column("imported_at", UtcDateTime, nullable=False),
+)
+
+# Reminders find the expenses billed on a day, and the chats their budgets are linked to, in one
+# indexed query for every household at once (bot/schedule.py, bench/run.py).
+Index(None, expenses.c.billing_day)
+Index(None, chats.c.budget_id)
+
+# What the bot sends on its own (a bill's reminder, a month's closing): one row per message owed,
+# claimed under a lease as the inbox claims an update, so that however many workers and
+# `household-bot remind` run, one of them sends it, once (infra/db/schedule.py).
+scheduled_sends = Table(
+    "scheduled_sends", metadata,
+    Column("kind", String(16), primary_key=True),  # "bill" or "closing"
+    Column("subject_id", String(ID), primary_key=True),  # the expense, or the household
+    Column("due_on", Date, primary_key=True),  # the bill's due date, or the closing's 1st
+    Column("chat_id", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("claimed_by", String(64), nullable=True),
+    Column("claimed_until", UtcDateTime, nullable=True),
+    Column("attempts", Integer, nullable=False),
+    Column("sent_at", UtcDateTime, nullable=True),
+    CheckConstraint("status IN ('sending', 'sent')", name="status"),
+    Index(None, "due_on"),
+)
+
+# /lembretes on|off; a household without a row gets its reminders.
+reminder_preferences = Table(
+    "reminder_preferences", metadata,
+    Column("household_id", String(ID), primary_key=True),
+    Column("enabled", Boolean, nullable=False),
+    Column("changed_at", UtcDateTime, nullable=False),
 )

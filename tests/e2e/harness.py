@@ -109,6 +109,9 @@ def bot_config(tg: FakeTelegramAPI, database_url: str, llm: FakeLLMServer | None
         "host": "127.0.0.1",
         "database_url": database_url,
         "llm_model": None,
+        # The bot speaks first (reminders, closings) only where a test asks for it: a worker on
+        # the real clock must not post a reminder because of the day the suite runs.
+        "schedule_check_seconds": 0,
     }
     if llm is not None:
         values.update(llm_model=LLM_MODEL, llm_api_base=llm.base_url, llm_api_key=LLM_KEY,

@@ -58,6 +58,7 @@ __all__ = [
 BOT_USERNAME = "household_test_bot"
 BOT_FIRST_NAME = "Household Test Bot"
 MAX_MESSAGE_LENGTH = 4096
+MAX_CAPTION_LENGTH = 1024
 MAX_CALLBACK_DATA_BYTES = 64
 
 NOT_MODIFIED = (
@@ -461,6 +462,7 @@ class FakeTelegramAPI:
             "deleteMyCommands": self._delete_my_commands,
             "getUpdates": self._get_updates,
             "sendChatAction": self._send_chat_action,
+            "sendPhoto": self._send_photo,
             "getChat": self._get_chat,
             "getFile": self._get_file,
         }
@@ -851,6 +853,31 @@ class FakeTelegramAPI:
                 message["entities"] = copy.deepcopy(params["entities"])
             if markup is not None:
                 message["reply_markup"] = copy.deepcopy(markup)
+            self._messages.setdefault(chat_id, {})[message_id] = message
+            return copy.deepcopy(message)
+
+    async def _send_photo(self, params: Params) -> JSON:
+        """The photo is kept in the recorded call (an UploadedFile when uploaded); the message
+        gets a photo size naming it and the caption, if any."""
+        photo = params.get("photo")
+        if photo is None or photo == "" or (isinstance(photo, UploadedFile) and not photo.data):
+            raise _ApiError(400, "Bad Request: there is no photo in the request")
+        caption = params.get("caption")
+        if caption is not None and _utf16_length(str(caption)) > MAX_CAPTION_LENGTH:
+            raise _ApiError(400, "Bad Request: message caption is too long")
+        with self._lock:
+            chat = self._chat_for(params.get("chat_id"))
+            chat_id = chat["id"]
+            message_id = self._last_message_id.get(chat_id, 0) + 1
+            self._last_message_id[chat_id] = message_id
+            size = len(photo.data) if isinstance(photo, UploadedFile) else 0
+            message: JSON = {"message_id": message_id, "from": copy.deepcopy(self.bot), "chat": chat,
+                             "date": int(time.time()),
+                             "photo": [{"file_id": f"photo-{chat_id}-{message_id}",
+                                        "file_unique_id": f"p{message_id}", "width": 1, "height": 1,
+                                        "file_size": size}]}
+            if caption is not None:
+                message["caption"] = caption
             self._messages.setdefault(chat_id, {})[message_id] = message
             return copy.deepcopy(message)
 

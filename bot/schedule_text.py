@@ -1,0 +1,92 @@
+"""What the bot says on its own (bill reminders, the monthly closing) and about it (/lembretes,
+/grafico), in Brazilian Portuguese. Money and months as the rest of the bot writes them."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.month import GoalLine, MonthReport
+from bot.rendering import date_br, money, month_br
+from domain.money import Money
+
+LEMBRETES_USAGE: Final = "Use /lembretes on para ligar ou /lembretes off para desligar os avisos de vencimento."
+GRAFICO_USAGE: Final = "Use /grafico para o mês atual ou /grafico AAAA-MM (ex.: /grafico 2026-06)."
+TELEGRAM_TEXT_LIMIT: Final = 4096
+CAPTION_LIMIT: Final = 1024
+
+
+def bill_reminder(expense: str, amount: Money, payment_method: str | None) -> str:
+    """``📅 Amanhã vence Aluguel: R$ 3.200,00 (Pix)`` (contract §8)."""
+    method = f" ({payment_method})" if payment_method else ""
+    return f"📅 Amanhã vence {expense}: {money(amount)}{method}"
+
+
+def reminders_switched(enabled: bool) -> str:
+    if enabled:
+        return ("🔔 Lembretes ligados: na véspera de cada vencimento eu aviso aqui "
+                "(despesas com dia de cobrança, ex.: /despesa Aluguel 2.500 dia 10).")
+    return "🔕 Lembretes desligados: não aviso mais os vencimentos. Para religar: /lembretes on."
+
+
+def reminders_status(enabled: bool) -> str:
+    state = "ligados 🔔" if enabled else "desligados 🔕"
+    return f"Lembretes de vencimento {state}.\n{LEMBRETES_USAGE}"
+
+
+def chart_caption(report: MonthReport) -> str:
+    return f"📊 {month_br(report.period).capitalize()}: previsto x gasto e metas"
+
+
+def empty_month(report: MonthReport) -> str:
+    return (f"Nada para mostrar em {month_br(report.period)}: cadastre despesas (/despesa Aluguel 2.500 dia 10) "
+            "ou metas (/meta Viagem 6000 EUR até 2028-06-01).")
+
+
+def closing_text(report: MonthReport) -> str:
+    """The closed month: expected and spent per expense, the total, and every goal's progress
+    with what it needs per month."""
+    lines = [f"🗓️ Fechamento de {month_br(report.period)}", ""]
+    for line in report.expenses:
+        warning = " ⚠️" if line.over else ""
+        lines.append(f"{line.name}: {money(line.spent)} de {money(line.expected)}{warning}")
+    if report.expenses:
+        left = report.expected_total.amount - report.spent_total.amount
+        balance = (f"sobraram {money(Money(left, report.expected_total.currency))} do previsto" if left >= 0
+                   else f"⚠️ {money(Money(-left, report.expected_total.currency))} acima do previsto")
+        lines += ["", f"Total: {money(report.spent_total)} de {money(report.expected_total)} ({balance})"]
+    if report.goals:
+        lines += ["", "🎯 Metas"]
+        lines += [goal_text(goal) for goal in report.goals]
+    return "\n".join(lines)
+
+
+def goal_text(goal: GoalLine) -> str:
+    text = f"{goal.name}: {money(goal.saved)} de {money(goal.target)} ({goal.percent} %)"
+    if goal.percent >= 100 and goal.monthly is None:
+        return f"{text}, meta atingida! 🎉"
+    if goal.monthly is not None and goal.deadline is not None:
+        return f"{text}, faltam {money(goal.monthly)} por mês até {date_br(goal.deadline)}"
+    return text
+
+
+def split_message(text: str, limit: int = TELEGRAM_TEXT_LIMIT) -> list[str]:
+    """Telegram takes at most 4,096 characters a message: longer text goes in parts, at line
+    breaks (a single overlong line is cut)."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            parts.append(current)
+            current = line
+        else:
+            current = candidate
+    if current.strip():
+        parts.append(current)
+    return parts
