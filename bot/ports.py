@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
+from datetime import datetime
 from typing import Protocol
 
 from domain.agent.conversation import ConversationStore
@@ -30,6 +31,10 @@ class ChatDirectory(Protocol):
     async def member_of_user(self, chat_id: int, user_id: int) -> str | None:
         ...
 
+    def forget_chat(self, chat_id: int) -> None:
+        """Drops any link of the chat this process remembers (its household is gone or moved)."""
+        ...
+
 
 class Storage(Protocol):
     # Read-only properties: an implementation may hold more specific types.
@@ -55,4 +60,19 @@ class Storage(Protocol):
     def reading_together(self) -> AbstractAsyncContextManager[None]:
         """A block whose reads may share one read transaction (fewer round trips), until the
         first write: reads after a write see it. Never wrap a wait for the model or Telegram."""
+        ...
+
+    async def erase_household(self, household_id: str) -> None:
+        """Deletes every record of the household; joins the caller's transaction."""
+        ...
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
+        """Moves the chat's household, links, operations and conversation to the new chat id."""
+        ...
+
+    async def set_departed(self, chat_id: int, departed: bool, *, now: datetime) -> None:
+        """The bot was removed from the chat (departed) or added back."""
+        ...
+
+    async def is_departed(self, chat_id: int) -> bool:
         ...

@@ -10,6 +10,7 @@ it cannot read is shown as given instead of raising.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -184,6 +185,7 @@ class _ToolText:
     done: str  # what the confirmed message says happened: "✅ Gasto registrado"
     facts: Facts  # the lines every message about the operation shows
     summary: Callable[[Mapping[str, Any]], str]  # one line, for cancelled and expired messages
+    headline: Callable[[Mapping[str, Any]], str] | None = None  # a preview's title built from it
 
 
 def _record_spend_facts(p: Mapping[str, Any]) -> list[str]:
@@ -258,6 +260,18 @@ _TOOLS: Final[Mapping[str, _ToolText]] = {
     "createGoal": _ToolText(
         "🎯 Criar meta", "✅ Meta criada", _create_goal_facts,
         lambda p: f"meta {p['name']}, {_any_money(p['target'])}"),
+    "joinHousehold": _ToolText(
+        "👋 Entrar na casa", "✅ Entrada na casa confirmada",
+        lambda p: [f"Novo membro: {p['name']}", "Só quem já é membro da casa pode confirmar."],
+        lambda p: f"entrada de {p['name']} na casa",
+        lambda p: f"👋 {p['name']} quer entrar na casa"),
+    "eraseHousehold": _ToolText(
+        "🗑️ Apagar todos os dados da casa", "🗑️ Dados da casa apagados",
+        lambda p: [f"Casa: {p['household']}",
+                   "Serão apagados: despesas, gastos, metas, aportes, membros, conversas, "
+                   "propostas e as mensagens guardadas desta conversa.",
+                   "Isso não pode ser desfeito."],
+        lambda p: f"apagar todos os dados da casa {p['household']}"),
     "setIncome": _ToolText(
         "💵 Atualizar renda mensal", "✅ Renda mensal atualizada", _set_income_facts,
         lambda p: f"renda mensal de {_any_money(p['income'])}"),
@@ -344,7 +358,11 @@ def _summary(tool: str, preview: Mapping[str, Any]) -> str:
 def preview_text(tool: str, preview: Mapping[str, Any]) -> str:
     """A write tool's preview as the message shown above the Confirmar/Cancelar buttons."""
     text, facts = _facts(tool, preview)
-    return "\n".join([text.title, *facts, "", CONFIRM_QUESTION])
+    title = text.title
+    if text.headline is not None:
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            title = text.headline(preview)
+    return "\n".join([title, *facts, "", CONFIRM_QUESTION])
 
 
 def confirmed_text(tool: str, preview: Mapping[str, Any], by: str | None) -> str:
@@ -394,6 +412,10 @@ def expired_alert() -> str:
 
 def not_a_member_alert() -> str:
     return "Só membros da casa podem confirmar ou cancelar. Para participar, envie /entrar."
+
+
+def own_join_alert() -> str:
+    return "Quem já é membro da casa precisa confirmar a sua entrada."
 
 
 def unknown_operation_alert() -> str:
@@ -516,6 +538,12 @@ _COMMANDS: Final[Sequence[tuple[str, str, str]]] = (
     ("/ajuda", "esta mensagem", "/ajuda"),
 )
 
+_MEMBERSHIP_LINES: Final[Sequence[str]] = (
+    "Para começar num grupo novo: /start (cria a casa com quem mandou).",
+    "Para entrar numa casa que já existe: /entrar [nome]; alguém da casa confirma.",
+    "Para sair da casa: /sair. Para apagar todos os dados da casa: /apagar (alguém da casa confirma).",
+)
+
 _FREE_TEXT_EXAMPLES: Final[Sequence[str]] = (
     "registra R$ 200 a mais no mercado",
     "aporta R$ 500 na meta de Amsterdam, eu paguei",
@@ -546,17 +574,15 @@ def help_text() -> str:
         "",
         "Valores como 200, 37,90, 1.500,00, R$ 1.500,00 ou €6000; sem moeda, vale a moeda da casa.",
         "Nada é gravado sem que alguém da casa toque em ✅ Confirmar.",
-        "Para entrar na casa: /entrar [nome].",
+        *_MEMBERSHIP_LINES,
     ])
 
 
 def no_model_text() -> str:
-    """Answer to free text when no language model is configured: the commands still work."""
-    return "\n".join([
-        "🤖 Ainda não sei conversar aqui (nenhum modelo de linguagem configurado),",
-        "mas os comandos funcionam:",
-        *_command_lines(),
-    ])
+    """Answer to free text when no language model is configured: a short note, not the help."""
+    return ("🤖 Não entendo texto livre aqui (nenhum modelo de linguagem configurado), mas os "
+            "comandos funcionam: /gasto 37,90 mercado, /resumo, /metas…\n"
+            "Todos os comandos: /ajuda.")
 
 
 # --------------------------------------------------------------------------- errors
@@ -586,6 +612,26 @@ def welcome_text(household: str, member: str, *, created: bool, joined: bool) ->
 
 def joined_text(member: str, *, joined: bool) -> str:
     return f"👋 {member} entrou na casa." if joined else f"{member} já é membro da casa."
+
+
+def left_text(member: str) -> str:
+    return (f"👋 {member} saiu da casa. O histórico fica guardado; "
+            "para voltar, /entrar (um membro confirma).")
+
+
+def not_a_member_text() -> str:
+    return "Você não é membro desta casa."
+
+
+def erased_text(household: str, by: str | None) -> str:
+    return (f"🗑️ Todos os dados da casa “{household}” foram apagados{_by(by)}.\n"
+            "Para começar de novo: /start.")
+
+
+def anonymous_admin_text() -> str:
+    return ("Você está escrevendo como administrador anônimo, e assim não sei quem é da casa. "
+            "Para usar o bot, escreva como você mesmo (desligue “Permanecer anônimo” nas "
+            "permissões de administrador deste grupo).")
 
 
 def not_started_text() -> str:

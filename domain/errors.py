@@ -8,6 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from domain.text import fold
+
+# An error lists at most this many names ("Conhecidas: A, B, C, D, E e mais 12."): a household
+# with a hundred expenses once got an error within 50 characters of Telegram's message limit.
+LISTED_NAMES = 5
+
 
 class DomainError(Exception):
     """Base of every rule the domain refuses to break."""
@@ -42,9 +48,26 @@ class NotFound(DomainError):
         self.identifier = identifier
 
 
-def _known(names: Iterable[str]) -> str:
-    listed = ", ".join(sorted(names))
-    return f" Conhecidos: {listed}." if listed else ""
+def listed_names(names: Iterable[str], limit: int = LISTED_NAMES) -> str:
+    """A handful of names in pt-BR order (accents do not send "Água" to the end)."""
+    ordered = sorted(names, key=lambda name: (fold(name), name))
+    listed = ", ".join(ordered[:limit])
+    if len(ordered) > limit:
+        listed += f" e mais {len(ordered) - limit}"
+    return listed
+
+
+def _known(names: Iterable[str], label: str = "Conhecidos") -> str:
+    listed = listed_names(names)
+    return f" {label}: {listed}." if listed else ""
+
+
+def _by(owner: str) -> str:
+    """ "por" contracted as pt-BR wants it: "pela despesa Mercado", "pelo membro Ana"."""
+    for article, contraction in (("a ", "pela "), ("o ", "pelo ")):
+        if owner.startswith(article):
+            return contraction + owner[len(article):]
+    return "por " + owner
 
 
 class UnknownName(DomainError):
@@ -53,11 +76,13 @@ class UnknownName(DomainError):
     label = "Nome"
     found = "encontrado"
     hint = ""
+    known_label = "Conhecidos"
 
     def __init__(self, name: str, known: Iterable[str] = ()) -> None:
         self.name = name
         self.known = tuple(known)
-        super().__init__(f'{self.label} "{name}" não {self.found}.{self.hint}{_known(self.known)}')
+        super().__init__(
+            f'{self.label} "{name}" não {self.found}.{self.hint}{_known(self.known, self.known_label)}')
 
 
 class UnknownMember(UnknownName):
@@ -68,18 +93,20 @@ class UnknownMember(UnknownName):
 class UnknownExpense(UnknownName):
     label = "Despesa"
     found = "encontrada"
+    known_label = "Conhecidas"
 
 
 class UnknownGoal(UnknownName):
     label = "Meta"
     found = "encontrada"
+    known_label = "Conhecidas"
 
 
 class AmbiguousName(DomainError):
     def __init__(self, name: str, matches: Iterable[str]) -> None:
         self.name = name
         self.matches = tuple(matches)
-        options = ", ".join(self.matches)
+        options = listed_names(self.matches)
         super().__init__(f'"{name}" é ambíguo: pode ser {options}. Diga qual.')
 
 
@@ -87,7 +114,7 @@ class DuplicateName(DomainError):
     def __init__(self, name: str, owner: str) -> None:
         self.name = name
         self.owner = owner
-        super().__init__(f'O nome "{name}" já é usado por {owner}.')
+        super().__init__(f'O nome "{name}" já é usado {_by(owner)}.')
 
 
 class NotAGoalMember(DomainError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Generic, TypeVar
@@ -41,15 +42,22 @@ class _Links(Generic[K, V]):
             del self._items[next(iter(self._items))]
         self._items[key] = value
 
+    def forget(self, keep: Callable[[K], bool]) -> None:
+        for key in [key for key in self._items if not keep(key)]:
+            del self._items[key]
+
 
 class ChatDirectory:
     """Links are made once: the first link of a chat (or of a user in a chat) is the one kept,
     so two /start or /entrar racing each other end on the same household or member.
 
-    Nothing ever changes or removes a link once made, so a committed one is kept in this
-    process's memory and every later update of the chat finds it without a query. Only links
-    that exist are kept (a chat not linked yet may be linked by another worker at any moment),
-    and only committed ones: a link read or made inside a write transaction could still roll back.
+    A committed link is kept in this process's memory and every later update of the chat finds
+    it without a query. Only links that exist are kept (a chat not linked yet may be linked by
+    another worker at any moment), and only committed ones: a link read or made inside a write
+    transaction could still roll back. A member's link outlives their leaving (they are taken out
+    of the household, which every update loads afresh, and come back under the same member id);
+    a chat's links go only when its household is erased or the group moves to a new chat id,
+    and a worker that still remembers them finds the household gone and calls `forget_chat`.
     """
 
     def __init__(self, database: Database) -> None:
@@ -89,6 +97,11 @@ class ChatDirectory:
         if committed:
             self._chats.put(chat_id, link)
         return link
+
+    def forget_chat(self, chat_id: int) -> None:
+        """Drops what this process remembers of the chat (its household was erased or moved)."""
+        self._chats.forget(lambda key: key != chat_id)
+        self._members.forget(lambda key: key[0] != chat_id)
 
     async def link_member(self, chat_id: int, user_id: int, member_id: str) -> str:
         """Links the user to a member of the chat's household unless already linked; returns

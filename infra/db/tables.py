@@ -217,3 +217,11 @@ group_sends = Table(
     Column("sent_at", UtcDateTime, nullable=False),
     Index(None, "chat_id", "sent_at"),
 )
+
+# Groups the bot was removed from (my_chat_member: left or kicked): nothing is sent there until
+# it is added back, which deletes the row (bot/lifecycle.py).
+departed_chats = Table(
+    "departed_chats", metadata,
+    Column("chat_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("departed_at", UtcDateTime, nullable=False),
+)

@@ -57,4 +57,4 @@ async def test_free_text_without_a_model_points_to_the_commands_and_quit_ends() 
 
     assert await console.handle("oi, quanto gastamos?")
     assert "/gasto" in printed[-1]
-    assert not await console.handle("/sair")
+    assert not await console.handle("/fim")
