@@ -32,7 +32,6 @@ from bot.service import (
 from domain.agent.model import FailureKind
 from domain.agent.operations import InMemoryOperationLog, Operation, OperationStatus
 from domain.budget import Budget
-from domain.errors import DomainError, DuplicateName
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
