@@ -80,8 +80,8 @@ class Console:
         if name == "eu":
             await self.switch(rest or "Membro")
             return True
-        if self.speaker is None:
-            await self.switch(rest or "Eu")
+        if self.speaker is None:  # the rest of a first command is not a name ("/gasto 10 mercado")
+            await self.switch("Eu")
         assert self.speaker is not None
         try:
             await self._dispatch(name, rest, text)

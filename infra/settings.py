@@ -32,6 +32,8 @@ class Settings(BaseSettings):
 
     household_timezone: str = "America/Sao_Paulo"
     operation_ttl_hours: float = 48.0
+    # Finished updates are kept this long in the inbox, then purged (bot/housekeeping.py).
+    inbox_retention_days: float = Field(default=30.0, gt=0)
     # Planning rates, BRL per unit: EXCHANGE_RATES='{"EUR": "6.20", "USD": "5.40"}'
     exchange_rates: dict[str, Decimal] = Field(default_factory=dict)
 
