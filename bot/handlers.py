@@ -116,8 +116,13 @@ async def edit(context: ContextTypes.DEFAULT_TYPE, chat_id: int, change: Edit) -
         await context.bot.edit_message_text(change.text, chat_id=chat_id, message_id=change.message_id,
                                             reply_markup=None)
     except BadRequest as error:
-        # A redelivered press edits to the same final text: nothing to change is fine.
-        if "message is not modified" not in str(error).lower():
+        # A redelivered press edits to the same final text: nothing to change is fine. A message
+        # gone (deleted, or left behind by a supergroup migration) cannot show the outcome; the
+        # operation is decided all the same and the callback answer said so.
+        reason = str(error).lower()
+        if "message to edit not found" in reason:
+            log.info("could not edit message %s in chat %s: %s", change.message_id, chat_id, error)
+        elif "message is not modified" not in reason:
             raise
 
 
