@@ -107,7 +107,7 @@ class Console:
         elif name in WRITE_COMMANDS:
             await self._show(await service.command(chat, self.speaker, name, rest))
         elif name == "resumo":
-            self.write(await service.summary(chat, resumo_period(rest)))
+            self.write(await service.summary(chat, resumo_period(rest, service.today())))
         elif name == "metas":
             self.write(await service.goals(chat))
         elif name:

@@ -180,7 +180,7 @@ async def write_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 async def summary(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/resumo [AAAA-MM]: the month's expected and actual per expense."""
     try:
-        period = resumo_period(" ".join(context.args or []))
+        period = resumo_period(" ".join(context.args or []), service_of(context).today())
     except CommandUsageError as usage:
         await send_text(context, chat_id_of(update), str(usage))
         return

@@ -634,6 +634,14 @@ def anonymous_admin_text() -> str:
             "permissões de administrador deste grupo).")
 
 
+def month_out_of_range_text(month: Period, first: Period | None, last: Period) -> str:
+    if first is not None and month < first:
+        return (f"⚠️ {month_br(month)} é antes de a casa existir (começou em {month_br(first)}). "
+                f"Use um mês de {month_br(first)} até {month_br(last)}.")
+    return (f"⚠️ {month_br(month)} está longe demais: use um mês até {month_br(last)}, "
+            "no máximo um ano à frente.")
+
+
 def not_started_text() -> str:
     return "Esta conversa ainda não é uma casa. Mande /start para configurar."
 

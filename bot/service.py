@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from bot import commands, rendering
 from bot.membership import ERASE, JOIN, EraseHouseholdTool, JoinHouseholdTool
@@ -48,6 +49,7 @@ CALLBACK_SEPARATOR = ":"
 # rejects a NUL byte in text with an error, which turned a forged press into a handler failure).
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 NON_MEMBER_HINT_EVERY = timedelta(minutes=30)
+MONTHS_AHEAD = 12  # /gasto and /resumo take months up to a year ahead, none before the household
 
 
 @dataclass(frozen=True)
@@ -376,6 +378,9 @@ class HouseholdService:
                 text, self.today(), context.household.currency)
         except CommandUsageError as usage:
             return [Reply(str(usage))]
+        refusal = self._month_refusal(context, arguments.get("period"))
+        if refusal is not None:
+            return [Reply(refusal)]
         tool = context.tool(tool_name)
         assert isinstance(tool, WriteTool)
         arguments = {key: (member.name if value is commands.SENDER else value)
@@ -402,12 +407,33 @@ class HouseholdService:
     def today(self) -> Any:
         return local_today(self.clock, self.timezone)
 
+    def _month_refusal(self, context: ChatContext, month: Any) -> str | None:
+        """Why `month` ("2026-06") is outside the household's sane window, or None if it is not:
+        from the month the household began to a year ahead."""
+        if not isinstance(month, str):
+            return None
+        try:
+            period = Period.parse(month)
+        except DomainError:
+            return None  # the tool says what is wrong with it
+        current = Period.of(self.today())
+        last_index = current.year * 12 + current.month - 1 + MONTHS_AHEAD
+        last = Period(last_index // 12, last_index % 12 + 1)
+        since = context.link.since
+        first = Period.of(since.astimezone(ZoneInfo(self.timezone)).date()) if since else None
+        if last < period or (first is not None and period < first):
+            return rendering.month_out_of_range_text(period, first, last)
+        return None
+
     async def summary(self, chat_id: int, period: Period | None) -> str:
         async with self.storage.reading_together():
             context = await self._context(chat_id)
             if context is None:
                 return rendering.not_started_text()
             period = period or Period.of(self.today())
+            refusal = self._month_refusal(context, str(period))
+            if refusal is not None:
+                return refusal
             tool = context.tool("budgetStatus")
             assert isinstance(tool, BudgetTool)
             status = await tool.budget_status(period=str(period))

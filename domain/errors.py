@@ -48,9 +48,17 @@ class NotFound(DomainError):
         self.identifier = identifier
 
 
+ECHO_LIMIT = 40  # characters of a name as typed that a message repeats
+
+
+def shown(name: str) -> str:
+    """A name as a message repeats it: a long one is cut, never echoed whole."""
+    return name if len(name) <= ECHO_LIMIT else name[:ECHO_LIMIT].rstrip() + "…"
+
+
 def listed_names(names: Iterable[str], limit: int = LISTED_NAMES) -> str:
     """A handful of names in pt-BR order (accents do not send "Água" to the end)."""
-    ordered = sorted(names, key=lambda name: (fold(name), name))
+    ordered = [shown(name) for name in sorted(names, key=lambda name: (fold(name), name))]
     listed = ", ".join(ordered[:limit])
     if len(ordered) > limit:
         listed += f" e mais {len(ordered) - limit}"
@@ -82,7 +90,8 @@ class UnknownName(DomainError):
         self.name = name
         self.known = tuple(known)
         super().__init__(
-            f'{self.label} "{name}" não {self.found}.{self.hint}{_known(self.known, self.known_label)}')
+            f'{self.label} "{shown(name)}" não {self.found}.{self.hint}'
+            f'{_known(self.known, self.known_label)}')
 
 
 class UnknownMember(UnknownName):
@@ -107,14 +116,14 @@ class AmbiguousName(DomainError):
         self.name = name
         self.matches = tuple(matches)
         options = listed_names(self.matches)
-        super().__init__(f'"{name}" é ambíguo: pode ser {options}. Diga qual.')
+        super().__init__(f'"{shown(name)}" é ambíguo: pode ser {options}. Diga qual.')
 
 
 class DuplicateName(DomainError):
     def __init__(self, name: str, owner: str) -> None:
         self.name = name
         self.owner = owner
-        super().__init__(f'O nome "{name}" já é usado {_by(owner)}.')
+        super().__init__(f'O nome "{shown(name)}" já é usado {_by(owner)}.')
 
 
 class NotAGoalMember(DomainError):

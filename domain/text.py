@@ -5,8 +5,16 @@ from __future__ import annotations
 import unicodedata
 
 
+# Emoji, pictographs and their joiners and variation selectors: "Água e Luz 💡" answers to
+# "agua e luz", as goals with emoji already did.
+_DECORATION = frozenset({"So", "Sk", "Cf", "Mn", "Me", "Cs"})
+
+
 def fold(text: str) -> str:
-    """The comparison key of a name: "  Água  e Luz " and "agua e luz" fold alike."""
+    """The comparison key of a name: "  Água  e Luz 💡" and "agua e luz" fold alike (a name
+    that is only emoji keeps them)."""
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(stripped.casefold().split())
+    folded = " ".join(stripped.casefold().split())
+    plain = " ".join("".join(c for c in folded if unicodedata.category(c) not in _DECORATION).split())
+    return plain or folded

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Generic, TypeVar
 
@@ -25,6 +25,8 @@ class ChatLink:
 
     household_id: str
     budget_id: str
+    # When the chat became a household (None where unknown): months before it are refused.
+    since: datetime | None = field(default=None, compare=False)
 
 
 class _Links(Generic[K, V]):
@@ -76,8 +78,9 @@ class ChatDirectory:
                         created_at=datetime.now(UTC))
                 .on_conflict_do_nothing(index_elements=[chats.c.chat_id]))
             row = (await connection.execute(
-                select(chats.c.household_id, chats.c.budget_id).where(chats.c.chat_id == chat_id))).one()
-        link = ChatLink(row.household_id, row.budget_id)
+                select(chats.c.household_id, chats.c.budget_id, chats.c.created_at)
+                .where(chats.c.chat_id == chat_id))).one()
+        link = ChatLink(row.household_id, row.budget_id, row.created_at)
         if own:
             self._chats.put(chat_id, link)
         return link
@@ -89,11 +92,11 @@ class ChatDirectory:
         committed = self._db.current is None
         async with self._db.reading() as connection:
             row = (await connection.execute(
-                select(chats.c.household_id, chats.c.budget_id).where(chats.c.chat_id == chat_id)
-            )).one_or_none()
+                select(chats.c.household_id, chats.c.budget_id, chats.c.created_at)
+                .where(chats.c.chat_id == chat_id))).one_or_none()
         if row is None:
             return None
-        link = ChatLink(row.household_id, row.budget_id)
+        link = ChatLink(row.household_id, row.budget_id, row.created_at)
         if committed:
             self._chats.put(chat_id, link)
         return link
