@@ -482,6 +482,8 @@ def goals_summary(reports: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _goal_lines(report: Mapping[str, Any]) -> list[str]:
+    if report.get("error"):
+        return [str(report.get("name", "")), f"⚠️ {report['error']}"]
     target = report.get("target")
     saved = report.get("savedInTargetCurrency")
     percent = report.get("progressPercent")
@@ -494,6 +496,9 @@ def _goal_lines(report: Mapping[str, Any]) -> list[str]:
     if isinstance(by_currency, Mapping) and (
             len(by_currency) > 1 or (by_currency and target_currency not in by_currency)):
         lines.append(f"Guardado: {_saved_by_currency(by_currency)}")
+    rates = [f"{money(one)} = {money(other)}" for one, other in report.get("ratesUsed") or ()]
+    if rates:
+        lines.append(f"Cotação usada: {_names(rates)}")
     deadline = report.get("deadline")
     lines.append(f"Prazo: {date_br(deadline)}" if deadline else "Prazo: sem prazo")
     monthly = report.get("requiredMonthly")

@@ -36,8 +36,9 @@ from domain.agent.tools.goals import goal_matching, goal_report
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget, RecurringExpense
 from domain.errors import DomainError, DuplicateName, NotFound, OperationClosed
+from domain.goals import Goal
 from domain.household import Household, Member
-from domain.money import Period
+from domain.money import Money, Period
 from domain.rates import DEFAULT_RATES, ExchangeRates
 
 log = logging.getLogger(__name__)
@@ -446,7 +447,19 @@ class HouseholdService:
                 return rendering.not_started_text()
             goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = self.today()
-        return rendering.goals_summary([goal_report(g, today, self.rates) for g in goals])
+        return rendering.goals_summary([self._goal_report(g, today) for g in goals])
+
+    def _goal_report(self, goal: Goal, today: Any) -> dict[str, Any]:
+        """A goal's report with the rates its conversions used; a goal that cannot be reported
+        (a currency without a rate) shows why, without hiding the others."""
+        try:
+            report = goal_report(goal, today, self.rates)
+            one = Money.of(1, goal.target.currency)
+            report["ratesUsed"] = [(one, self.rates.convert(one, currency))
+                                   for currency in goal.saved_by_currency() if currency != one.currency]
+            return report
+        except DomainError as error:
+            return {"name": goal.name, "error": str(error)}
 
     async def pending_previews(self, chat_id: int) -> list[Preview]:
         """Every preview of the chat still waiting for a press (the console lists them)."""

@@ -135,7 +135,11 @@ class NotAGoalMember(DomainError):
 
 class MissingExchangeRate(DomainError):
     def __init__(self, source: str, target: str) -> None:
-        super().__init__(f"Não há cotação de {source} para {target}.")
+        foreign = target if source == "BRL" else source
+        super().__init__(
+            f"Não há cotação de {source} para {target}. Quem administra o bot define cotações em "
+            f"EXCHANGE_RATES, em reais por unidade, por exemplo EXCHANGE_RATES='{{\"{foreign}\": "
+            '"0.036"}\'.')
         self.source = source
         self.target = target
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import unicodedata
 
-
 # Emoji, pictographs and their joiners and variation selectors: "Água e Luz 💡" answers to
 # "agua e luz", as goals with emoji already did.
 _DECORATION = frozenset({"So", "Sk", "Cf", "Mn", "Me", "Cs"})
