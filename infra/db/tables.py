@@ -79,6 +79,9 @@ expenses = Table(
     Column("billing_day", SmallInteger, nullable=True),
     Column("payment_method", String(NAME), nullable=True),
     Column("position", Integer, nullable=False),
+    # The expected amount from each month on, JSON {"2026-06": 150000, ...} in minor units of
+    # `currency` (migration 0018b): NULL for an expense registered before it was kept.
+    Column("expected_history", Text, nullable=True),
 )
 
 expense_aliases = Table(

@@ -603,9 +603,9 @@ async def test_resumo_of_another_month_shows_that_month(service: HouseholdServic
     await with_mercado(service)
     await confirmed(service, ANA, "gasto", "37,90 mercado")
 
-    text = await service.summary(CHAT, MAY)
+    text = await service.summary(CHAT, Period(2026, 7))
 
-    assert "maio de 2026" in text
+    assert "julho de 2026" in text
     assert "Mercado: R$ 0,00 de R$ 1.500,00" in text
 
 

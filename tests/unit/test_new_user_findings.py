@@ -211,7 +211,26 @@ async def test_months_before_the_household_began_are_refused(
 
     assert early.startswith("⚠️ janeiro de 1999 é antes de a casa existir (começou em maio de 2026)")
     assert summary == early
-    assert "Mercado" in await service.summary(CHAT, Period(2026, 5))
+    assert "maio de 2026" in await service.summary(CHAT, Period(2026, 5))
+
+
+async def test_a_past_month_shows_its_own_expenses_and_expected_amounts() -> None:
+    now = [NOW]
+    storage = InMemoryStorage(clock=lambda: now[0])
+    service = HouseholdService(storage, model=None, clock=lambda: now[0])
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.500")  # June
+    now[0] = datetime(2026, 12, 10, 15, tzinfo=UTC)
+    await confirmed(service, "ajuste", "mercado 1.800")  # from December on
+    await confirmed(service, "despesa", "Academia 120")  # registered in December
+    await confirmed(service, "gasto", "50 academia")
+
+    november = await service.summary(CHAT, Period(2026, 11))
+    december = await service.summary(CHAT, Period(2026, 12))
+
+    assert "Mercado: R$ 0,00 de R$ 1.500,00" in november and "Academia" not in november
+    assert "Total: R$ 0,00 de R$ 1.500,00" in november
+    assert "Mercado: R$ 0,00 de R$ 1.800,00" in december and "Academia: R$ 50,00 de R$ 120,00" in december
 
 
 # --------------------------------------------------------------------------- 11. pace
