@@ -17,7 +17,8 @@ __all__ = ["ChatDirectory", "ChatLink", "Storage"]
 class ChatDirectory(Protocol):
     """Which household a Telegram chat is, and which member a Telegram user is in it."""
 
-    async def link_chat(self, chat_id: int, household_id: str, budget_id: str) -> ChatLink:
+    async def link_chat(self, chat_id: int, household_id: str, budget_id: str,
+                        *, created_at: datetime | None = None) -> ChatLink:
         """Links the chat once; returns the link that holds (the first one, if two raced)."""
         ...
 

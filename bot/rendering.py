@@ -641,8 +641,8 @@ def anonymous_admin_text() -> str:
 
 def month_out_of_range_text(month: Period, first: Period | None, last: Period) -> str:
     if first is not None and month < first:
-        return (f"⚠️ {month_br(month)} é antes de a casa existir (começou em {month_br(first)}). "
-                f"Use um mês de {month_br(first)} até {month_br(last)}.")
+        return (f"⚠️ {month_br(month)} é antigo demais para esta casa: use um mês de "
+                f"{month_br(first)} até {month_br(last)}.")
     return (f"⚠️ {month_br(month)} está longe demais: use um mês até {month_br(last)}, "
             "no máximo um ano à frente.")
 

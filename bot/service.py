@@ -50,7 +50,10 @@ CALLBACK_SEPARATOR = ":"
 # rejects a NUL byte in text with an error, which turned a forged press into a handler failure).
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 NON_MEMBER_HINT_EVERY = timedelta(minutes=30)
-MONTHS_AHEAD = 12  # /gasto and /resumo take months up to a year ahead, none before the household
+# /gasto and /resumo take months from a year before the household began (to catch up on the
+# months before the bot) to a year ahead of this one.
+MONTHS_AHEAD = 12
+MONTHS_BEFORE = 12
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,8 @@ class HouseholdService:
             budget = Budget.create(self.default_currency, household_id=household.id)
             await self.storage.households.save(household)
             await self.storage.budgets.save(budget)
-            link = await self.storage.directory.link_chat(chat_id, household.id, budget.id)
+            link = await self.storage.directory.link_chat(chat_id, household.id, budget.id,
+                                                          created_at=self.clock())
             created = link.household_id == household.id
             if created:
                 founder, _ = await self._ensure_member(chat_id, link, speaker, speaker.first_name)
@@ -410,18 +414,17 @@ class HouseholdService:
 
     def _month_refusal(self, context: ChatContext, month: Any) -> str | None:
         """Why `month` ("2026-06") is outside the household's sane window, or None if it is not:
-        from the month the household began to a year ahead."""
+        from a year before the household began to a year ahead."""
         if not isinstance(month, str):
             return None
         try:
             period = Period.parse(month)
         except DomainError:
             return None  # the tool says what is wrong with it
-        current = Period.of(self.today())
-        last_index = current.year * 12 + current.month - 1 + MONTHS_AHEAD
-        last = Period(last_index // 12, last_index % 12 + 1)
+        last = _months_after(Period.of(self.today()), MONTHS_AHEAD)
         since = context.link.since
-        first = Period.of(since.astimezone(ZoneInfo(self.timezone)).date()) if since else None
+        began = Period.of(since.astimezone(ZoneInfo(self.timezone)).date()) if since else None
+        first = _months_after(began, -MONTHS_BEFORE) if began is not None else None
         if last < period or (first is not None and period < first):
             return rendering.month_out_of_range_text(period, first, last)
         return None
@@ -604,6 +607,11 @@ class HouseholdService:
             return False
         self._hinted[(chat_id, speaker.user_id)] = now
         return True
+
+
+def _months_after(month: Period, months: int) -> Period:
+    index = month.year * 12 + month.month - 1 + months
+    return Period(index // 12, index % 12 + 1)
 
 
 class _History:

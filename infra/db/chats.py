@@ -67,15 +67,17 @@ class ChatDirectory:
         self._chats: _Links[int, ChatLink] = _Links()
         self._members: _Links[tuple[int, int], str] = _Links()
 
-    async def link_chat(self, chat_id: int, household_id: str, budget_id: str) -> ChatLink:
-        """Links the chat if it has no household yet; returns the link that holds."""
+    async def link_chat(self, chat_id: int, household_id: str, budget_id: str,
+                        *, created_at: datetime | None = None) -> ChatLink:
+        """Links the chat if it has no household yet (at `created_at`, now by default); returns
+        the link that holds."""
         own = self._db.current is None  # committed when the block ends, unless joined to another
         async with self._db.transaction() as unit:
             connection = unit.connection
             await connection.execute(
                 insert_for(connection.dialect.name, chats)
                 .values(chat_id=chat_id, household_id=household_id, budget_id=budget_id,
-                        created_at=datetime.now(UTC))
+                        created_at=created_at or datetime.now(UTC))
                 .on_conflict_do_nothing(index_elements=[chats.c.chat_id]))
             row = (await connection.execute(
                 select(chats.c.household_id, chats.c.budget_id, chats.c.created_at)

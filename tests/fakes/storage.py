@@ -28,8 +28,9 @@ class InMemoryChatDirectory:
         self._chats: dict[int, ChatLink] = {}
         self._members: dict[tuple[int, int], str] = {}
 
-    async def link_chat(self, chat_id: int, household_id: str, budget_id: str) -> ChatLink:
-        return self._chats.setdefault(chat_id, ChatLink(household_id, budget_id))
+    async def link_chat(self, chat_id: int, household_id: str, budget_id: str,
+                        *, created_at: datetime | None = None) -> ChatLink:
+        return self._chats.setdefault(chat_id, ChatLink(household_id, budget_id, created_at))
 
     async def household_of_chat(self, chat_id: int) -> ChatLink | None:
         return self._chats.get(chat_id)

@@ -4,13 +4,12 @@ test_rendering.py."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 
 import pytest
 
 from bot.commands import resumo_period
 from bot.parsing import CommandUsageError, parse_ajuste, parse_gasto, parse_meta
-from bot.ports import ChatLink
 from bot.service import CONFIRM, HouseholdService, Outcome, Preview, Reply, Speaker, callback_data
 from domain.budget import Budget
 from domain.errors import DuplicateName, UnknownExpense, UnknownGoal
@@ -197,21 +196,22 @@ async def test_months_more_than_a_year_ahead_are_refused(service: HouseholdServi
     assert isinstance((await service.command(CHAT, ANA, "gasto", "10 mercado 2027-06"))[0], Preview)
 
 
-async def test_months_before_the_household_began_are_refused(
+async def test_months_more_than_a_year_before_the_household_began_are_refused(
         service: HouseholdService, storage: InMemoryStorage) -> None:
     await started(service)
     link = await storage.directory.household_of_chat(CHAT)
     assert link is not None
-    storage.directory._chats[CHAT] = ChatLink(link.household_id, link.budget_id,
-                                              since=NOW - timedelta(days=20))  # in May
+    assert link.since == NOW
     await confirmed(service, "despesa", "Mercado 1.500")
 
     early = reply_of(await service.command(CHAT, ANA, "gasto", "10 mercado 1999-01"))
     summary = await service.summary(CHAT, Period(1999, 1))
+    too_early = reply_of(await service.command(CHAT, ANA, "gasto", "10 mercado 2025-05"))
 
-    assert early.startswith("⚠️ janeiro de 1999 é antes de a casa existir (começou em maio de 2026)")
-    assert summary == early
-    assert "maio de 2026" in await service.summary(CHAT, Period(2026, 5))
+    assert early == ("⚠️ janeiro de 1999 é antigo demais para esta casa: use um mês de junho de 2025 "
+                     "até junho de 2027.")
+    assert summary == early and too_early.startswith("⚠️ maio de 2025")
+    assert isinstance((await service.command(CHAT, ANA, "gasto", "10 mercado 2025-06"))[0], Preview)
 
 
 async def test_a_past_month_shows_its_own_expenses_and_expected_amounts() -> None:
