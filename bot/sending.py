@@ -67,14 +67,17 @@ def _hard_cut(line: str, limit: int) -> list[str]:
     return pieces
 
 
-def service_of(context: ContextTypes.DEFAULT_TYPE) -> Any:
-    return context.bot_data["service"]
-
-
 async def may_send(context: ContextTypes.DEFAULT_TYPE, chat_id: int) -> bool:
-    """False for a group the bot was removed from."""
+    """False for a group the bot was removed from. When that cannot be read (the database is
+    what just failed, say), sending is tried: Telegram refuses it if the bot is really gone."""
     service = context.bot_data.get("service")
-    return service is None or bool(await service.can_send(chat_id))
+    if service is None:
+        return True
+    try:
+        return bool(await service.can_send(chat_id))
+    except Exception as error:
+        log.warning("could not tell whether the bot is still in chat %s: %s", chat_id, error)
+        return True
 
 
 async def send_text(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str, *,
