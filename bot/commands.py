@@ -73,6 +73,7 @@ WRITE_COMMANDS: dict[str, Callable[[str, date, str], ToolCallArgs]] = {
 }
 
 
-def resumo_period(text: str) -> Period | None:
-    value = parsing.parse_resumo(text)
+def resumo_period(text: str, today: date | None = None) -> Period | None:
+    """`/resumo`'s month: none (this month), AAAA-MM, or a month's name given `today`."""
+    value = parsing.parse_resumo(text, today)
     return Period(*value) if value else None

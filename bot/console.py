@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import logging
 import sys
 from collections.abc import Callable
 
@@ -22,6 +24,7 @@ from bot.service import (
     callback_data,
 )
 from domain.errors import DomainError
+from domain.text import fold
 from infra.db.migrate import upgrade
 from infra.settings import Settings
 
@@ -29,8 +32,16 @@ CONSOLE_CHAT_ID = 1
 INTRO = """\
 household-bot no terminal. Escreva como no grupo do Telegram, por exemplo:
   /gasto 37,90 mercado     /despesa Aluguel 2.500 dia 10     /resumo     /ajuda
-Trocar quem fala: /eu <nome>     Sair: /sair (ou Ctrl-D)
+Trocar quem fala: /eu <nome>     Propostas pendentes: /pendentes     Fechar: /fim (ou Ctrl-D)
 """
+QUIT = ("/fim", "/quit", "/exit")
+
+
+def person_id(name: str) -> int:
+    """A person's stable id in the console, from their name: the same person after a restart,
+    whatever order people are typed in (case and accents ignored)."""
+    digest = hashlib.sha256(fold(name).encode()).digest()
+    return int.from_bytes(digest[:6], "big") + 1
 
 
 class Console:
@@ -47,7 +58,7 @@ class Console:
     async def switch(self, name: str) -> None:
         key = name.strip().casefold()
         if key not in self.speakers:
-            self.speakers[key] = Speaker(user_id=len(self.speakers) + 1, first_name=name.strip())
+            self.speakers[key] = Speaker(user_id=person_id(name), first_name=name.strip())
         self.speaker = self.speakers[key]
         self.write(f"(agora falando: {self.speaker.first_name})")
 
@@ -56,18 +67,21 @@ class Console:
         text = line.strip()
         if not text:
             return True
-        if text in ("/sair", "/quit", "/exit"):
+        if text in QUIT:
             return False
         if text in self.choices:
             await self._press(self.choices[text])
+            return True
+        if text.isdigit():
+            self.write(f"Não há opção {text}. Veja as propostas pendentes com /pendentes.")
             return True
         command, _, rest = text.partition(" ")
         name = command.lstrip("/").split("@")[0].lower() if command.startswith("/") else ""
         if name == "eu":
             await self.switch(rest or "Membro")
             return True
-        if self.speaker is None:
-            await self.switch(rest or "Eu")
+        if self.speaker is None:  # the rest of a first command is not a name ("/gasto 10 mercado")
+            await self.switch("Eu")
         assert self.speaker is not None
         try:
             await self._dispatch(name, rest, text)
@@ -79,15 +93,21 @@ class Console:
         assert self.speaker is not None
         service, chat = self.service, CONSOLE_CHAT_ID
         if name == "start":
-            self.write(await service.start(chat, "Casa no terminal", self.speaker))
+            await self._show(await service.start(chat, "Casa no terminal", self.speaker))
         elif name == "entrar":
-            self.write(await service.join(chat, self.speaker, rest or None))
+            await self._show(await service.join(chat, self.speaker, rest or None))
+        elif name == "sair":
+            self.write(await service.leave(chat, self.speaker.user_id))
+        elif name == "apagar":
+            await self._show(await service.erase(chat, self.speaker))
+        elif name == "pendentes":
+            await self.list_pending()
         elif name in ("ajuda", "help"):
             self.write(rendering.help_text())
         elif name in WRITE_COMMANDS:
             await self._show(await service.command(chat, self.speaker, name, rest))
         elif name == "resumo":
-            self.write(await service.summary(chat, resumo_period(rest)))
+            self.write(await service.summary(chat, resumo_period(rest, service.today())))
         elif name == "metas":
             self.write(await service.goals(chat))
         elif name:
@@ -111,6 +131,14 @@ class Console:
             elif isinstance(outcome, Edit):
                 self.write(outcome.text)
 
+    async def list_pending(self) -> None:
+        """Previews still waiting for a press, from this run or an earlier one, numbered."""
+        previews = await self.service.pending_previews(CONSOLE_CHAT_ID)
+        if not previews:
+            self.write("Nenhuma proposta pendente.")
+            return
+        await self._show(list(previews))
+
     async def _press(self, data: str) -> None:
         assert self.speaker is not None
         result = await self.service.press(CONSOLE_CHAT_ID, self.speaker.user_id, data)
@@ -118,7 +146,25 @@ class Console:
         self.write(result.edit.text if first_time and result.edit is not None else result.answer)
 
 
+def quiet_logging() -> None:
+    """Log lines (in English, for operators) stay out of the conversation: only errors reach
+    the terminal, and in a line of their own."""
+    logging.basicConfig(level=logging.ERROR, format="[log] %(levelname)s %(name)s: %(message)s",
+                        force=True)
+
+
+def enable_line_editing() -> bool:
+    """Arrow keys, history and line editing in `input()` (GNU readline where Python has it)."""
+    try:
+        import readline  # noqa: F401  (importing it is what turns line editing on)
+    except ImportError:
+        return False
+    return True
+
+
 async def _main(settings: Settings) -> int:
+    quiet_logging()
+    enable_line_editing()
     services = await bootstrap(settings)
     console = Console(services.service)
     print(INTRO)
@@ -127,6 +173,8 @@ async def _main(settings: Settings) -> int:
         await console.switch(name)
     if services.service.model is None:
         print("(Sem LLM_MODEL: texto livre mostra os comandos; os comandos funcionam normalmente.)\n")
+    if await services.service.pending_previews(CONSOLE_CHAT_ID):
+        await console.list_pending()
     loop = asyncio.get_running_loop()
     try:
         while True:

@@ -15,17 +15,20 @@ from telegram import (
 from telegram.error import BadRequest
 from telegram.ext import (
     Application,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
     filters,
 )
 
-from bot import rendering
+from bot import lifecycle, rendering
 from bot.commands import WRITE_COMMANDS, resumo_period
 from bot.parsing import CommandUsageError
 from bot.rate_limit import SharedGroupLimiter
+from bot.sending import may_send, parts_count, send_text
 from bot.service import (
     CANCEL,
     CONFIRM,
@@ -42,6 +45,8 @@ from domain.errors import DomainError
 log = logging.getLogger(__name__)
 
 SERVICE = "service"
+# chat_member is only sent when asked for: it tells that a person left or was removed.
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 PRESS_PATTERN = rf"^({CONFIRM}|{CANCEL}):"
 
 MENU = [
@@ -54,7 +59,9 @@ MENU = [
     BotCommand("metas", "Como estão as metas"),
     BotCommand("grafico", "Gráfico do mês: /grafico 2026-06"),
     BotCommand("lembretes", "Avisos de vencimento: /lembretes on|off"),
-    BotCommand("entrar", "Entrar na casa"),
+    BotCommand("entrar", "Pedir para entrar na casa"),
+    BotCommand("sair", "Sair da casa"),
+    BotCommand("apagar", "Apagar todos os dados da casa"),
     BotCommand("ajuda", "O que o bot entende"),
 ]
 
@@ -80,14 +87,19 @@ def keyboard(key: str) -> InlineKeyboardMarkup:
 async def deliver(context: ContextTypes.DEFAULT_TYPE, chat_id: int, outcomes: list[Outcome]) -> None:
     """Sends replies and previews (remembering each preview's message) and applies edits."""
     service = service_of(context)
-    async with room_ahead(context, chat_id, sum(isinstance(o, Reply | Preview) for o in outcomes)):
+    if not outcomes or not await may_send(context, chat_id):
+        return
+    new_messages = sum(parts_count(o.text) for o in outcomes if isinstance(o, Reply | Preview))
+    async with room_ahead(context, chat_id, new_messages):
         for outcome in outcomes:
             if isinstance(outcome, Reply):
-                await context.bot.send_message(chat_id, outcome.text)
+                await send_text(context, chat_id, outcome.text, checked=True)
             elif isinstance(outcome, Preview):
-                message = await context.bot.send_message(chat_id, outcome.text,
-                                                         reply_markup=keyboard(outcome.key))
-                await service.preview_posted(chat_id, outcome.operation_id, message.message_id)
+                message = await send_text(context, chat_id, outcome.text, checked=True,
+                                          reply_markup=keyboard(outcome.key))
+                if message is not None:
+                    await service.preview_posted(message.chat_id, outcome.operation_id,
+                                                 message.message_id)
             elif isinstance(outcome, Edit):
                 await edit(context, chat_id, outcome)
 
@@ -106,8 +118,13 @@ async def edit(context: ContextTypes.DEFAULT_TYPE, chat_id: int, change: Edit) -
         await context.bot.edit_message_text(change.text, chat_id=chat_id, message_id=change.message_id,
                                             reply_markup=None)
     except BadRequest as error:
-        # A redelivered press edits to the same final text: nothing to change is fine.
-        if "message is not modified" not in str(error).lower():
+        # A redelivered press edits to the same final text: nothing to change is fine. A message
+        # gone (deleted, or left behind by a supergroup migration) cannot show the outcome; the
+        # operation is decided all the same and the callback answer said so.
+        reason = str(error).lower()
+        if "message to edit not found" in reason:
+            log.info("could not edit message %s in chat %s: %s", change.message_id, chat_id, error)
+        elif "message is not modified" not in reason:
             raise
 
 
@@ -118,23 +135,37 @@ def chat_id_of(update: Update) -> int:
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/start: sets the chat up as a household and registers the sender."""
+    """/start: sets the chat up as a household with the sender (a stranger asks to join)."""
     chat = update.effective_chat
     assert chat is not None
-    text = await service_of(context).start(chat.id, chat.title or chat.first_name, speaker_of(update))
-    await context.bot.send_message(chat.id, text)
+    outcomes = await service_of(context).start(chat.id, chat.title or chat.first_name, speaker_of(update))
+    await deliver(context, chat.id, outcomes)
 
 
 async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/entrar [nome]: registers the sender as a member."""
+    """/entrar [nome]: asks to join; a member of the household confirms."""
     name = " ".join(context.args or []).strip() or None
-    text = await service_of(context).join(chat_id_of(update), speaker_of(update), name)
-    await context.bot.send_message(chat_id_of(update), text)
+    outcomes = await service_of(context).join(chat_id_of(update), speaker_of(update), name,
+                                              operation_id=f"cmd-{update.update_id}")
+    await deliver(context, chat_id_of(update), outcomes)
+
+
+async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/sair: the sender leaves the household."""
+    text = await service_of(context).leave(chat_id_of(update), speaker_of(update).user_id)
+    await send_text(context, chat_id_of(update), text)
+
+
+async def erase(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/apagar: a preview that, once a member confirms it, deletes every record of the household."""
+    outcomes = await service_of(context).erase(chat_id_of(update), speaker_of(update),
+                                               operation_id=f"cmd-{update.update_id}")
+    await deliver(context, chat_id_of(update), outcomes)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/ajuda: what the bot understands."""
-    await context.bot.send_message(chat_id_of(update), rendering.help_text())
+    await send_text(context, chat_id_of(update), rendering.help_text())
 
 
 async def write_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -151,17 +182,17 @@ async def write_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 async def summary(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/resumo [AAAA-MM]: the month's expected and actual per expense."""
     try:
-        period = resumo_period(" ".join(context.args or []))
+        period = resumo_period(" ".join(context.args or []), service_of(context).today())
     except CommandUsageError as usage:
-        await context.bot.send_message(chat_id_of(update), str(usage))
+        await send_text(context, chat_id_of(update), str(usage))
         return
     text = await service_of(context).summary(chat_id_of(update), period)
-    await context.bot.send_message(chat_id_of(update), text)
+    await send_text(context, chat_id_of(update), text)
 
 
 async def goals(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/metas: every goal's progress."""
-    await context.bot.send_message(chat_id_of(update), await service_of(context).goals(chat_id_of(update)))
+    await send_text(context, chat_id_of(update), await service_of(context).goals(chat_id_of(update)))
 
 
 async def text_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -220,12 +251,29 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
             with contextlib.suppress(BadRequest):
                 await update.callback_query.answer(text[:190], show_alert=True)
         elif update.effective_chat is not None:
-            await context.bot.send_message(update.effective_chat.id, text)
+            await send_text(context, update.effective_chat.id, text)
+
+
+async def anonymous_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A message from an anonymous admin (or as the group itself): nobody to act as."""
+    message = update.effective_message
+    if message is not None and message.text is not None:
+        await send_text(context, chat_id_of(update), rendering.anonymous_admin_text())
+    raise ApplicationHandlerStop
 
 
 def register(app: Application) -> None:
+    # Group -1 runs first: service messages of the group's life, and anonymous senders.
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, lifecycle.migrated), group=-1)
+    app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, lifecycle.member_left_message),
+                    group=-1)
+    app.add_handler(MessageHandler(lifecycle.ANONYMOUS, anonymous_admin), group=-1)
+    app.add_handler(ChatMemberHandler(lifecycle.bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(ChatMemberHandler(lifecycle.member_changed, ChatMemberHandler.CHAT_MEMBER))
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("entrar", join))
+    app.add_handler(CommandHandler("sair", leave))
+    app.add_handler(CommandHandler("apagar", erase))
     app.add_handler(CommandHandler(["ajuda", "help"], help_command))
     app.add_handler(CommandHandler(list(WRITE_COMMANDS), write_command))
     app.add_handler(CommandHandler("resumo", summary))

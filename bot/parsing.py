@@ -21,6 +21,7 @@ from typing import Final, Literal
 
 from babel.numbers import (
     NumberFormatError,
+    format_decimal,
     get_currency_name,
     get_currency_precision,
     get_currency_symbol,
@@ -288,7 +289,8 @@ def _parse_amount(text: str, *, any_case: bool) -> ParsedAmount:
     if match is None:
         if _SCIENTIFIC.search(raw):
             raise AmountError(
-                f"“{raw}” parece notação científica; escreva o valor por extenso, como 100.000.",
+                f"“{raw}” parece notação científica; escreva o valor só com algarismos"
+                f"{_as_digits(raw)}.",
                 text=text,
                 problem="scientific",
             )
@@ -342,6 +344,17 @@ def _parse_amount(text: str, *, any_case: bool) -> ParsedAmount:
             problem="too_large",
         )
     return ParsedAmount(value, currency)
+
+
+def _as_digits(raw: str) -> str:
+    """", como 1.000" for "1e3" when it reads as a number; else an example."""
+    try:
+        value = Decimal(raw.replace(",", "."))
+    except ArithmeticError:
+        return ", como 1.000"
+    if value.is_finite() and 0 < value < MAX_AMOUNT and value == value.to_integral_value():
+        return f", como {format_decimal(value, locale=LOCALE)}"
+    return ", como 1.000"
 
 
 def _currency_of(raw: str, before: str, after: str, *, text: str, any_case: bool) -> str | None:
@@ -505,7 +518,20 @@ def _name_then_amount(
 
 
 def _unexpected(command: str, rest: Sequence[str]) -> CommandUsageError:
-    return CommandUsageError(command, f"Não entendi “{' '.join(rest)}” depois do valor.")
+    return CommandUsageError(command, f"Não entendi “{_shown(' '.join(rest))}” depois do valor.")
+
+
+ECHO_LIMIT: Final = 40  # characters of what was typed that a message repeats
+
+
+def _shown(text: str) -> str:
+    """What was typed, as a message repeats it: long input is cut, not echoed whole."""
+    return text if len(text) <= ECHO_LIMIT else text[:ECHO_LIMIT].rstrip() + "…"
+
+
+def _looks_like_currency_code(token: str) -> bool:
+    """ "XYZ", "Jpy": three letters right after an amount, where a currency would go."""
+    return len(token) == 3 and token.isalpha() and token.isascii() and _fold(token) not in _UNTIL_WORDS
 
 
 def parse_gasto(text: str) -> SpendCommand:
@@ -552,7 +578,9 @@ def parse_ajuste(text: str) -> AdjustCommand:
     try:
         amount = _parse_amount(" ".join(amount_tokens), any_case=False)
     except AmountError as error:
-        reason = str(error) if _has_digit(amount_tokens[-1]) else "O valor vem por último."
+        reason = str(error) if _has_digit(amount_tokens[-1]) else (
+            f"“{_shown(amount_tokens[-1])}” não é um valor. O novo valor vem por último, "
+            "como /ajuste mercado 1.800.")
         raise CommandUsageError("ajuste", reason) from error
     return AdjustCommand(expense=name, new_expected=amount)
 
@@ -568,6 +596,11 @@ def parse_meta(text: str) -> GoalCommand:
     name, target, rest = _name_then_amount("meta", text.split(), code_after_any_case=True)
     deadline: date | None = None
     if rest:
+        if _looks_like_currency_code(rest[0]) and (
+                rest[0].isupper() or len(rest) == 1 or _fold(rest[1]) in _UNTIL_WORDS):
+            raise CommandUsageError(
+                "meta", f"“{_shown(rest[0])}” não é uma moeda que eu conheça. Use um código ISO, "
+                "como BRL, EUR ou USD.")
         if _fold(rest[0]) not in _UNTIL_WORDS:
             raise _unexpected("meta", rest)
         if len(rest) != 2:
@@ -579,14 +612,39 @@ def parse_meta(text: str) -> GoalCommand:
     return GoalCommand(name=name, target=target, deadline=deadline)
 
 
-def parse_resumo(text: str) -> tuple[int, int] | None:
-    """``""`` -> None (the current month); ``"2026-05"`` -> ``(2026, 5)``."""
+_MONTH_NAMES: Final = MappingProxyType({
+    name: number for number, names in enumerate((
+        ("janeiro", "jan"), ("fevereiro", "fev"), ("marco", "mar"), ("abril", "abr"),
+        ("maio", "mai"), ("junho", "jun"), ("julho", "jul"), ("agosto", "ago"),
+        ("setembro", "set"), ("outubro", "out"), ("novembro", "nov"), ("dezembro", "dez")), start=1)
+    for name in names})
+
+
+def parse_resumo(text: str, today: date | None = None) -> tuple[int, int] | None:
+    """``""`` -> None (the current month); ``"2026-05"`` -> ``(2026, 5)``; with `today`, also a
+    month's name: ``"dezembro"`` (the last December up to this month), ``"dezembro de 2025"``."""
     tokens = text.split()
     if not tokens:
         return None
+    named = _named_month(tokens, today) if today is not None else None
+    if named is not None:
+        return named
     if len(tokens) > 1:
         raise CommandUsageError("resumo")
     try:
         return parse_period(tokens[0])
     except DateError as error:
         raise CommandUsageError("resumo", str(error)) from error
+
+
+def _named_month(tokens: Sequence[str], today: date) -> tuple[int, int] | None:
+    month = _MONTH_NAMES.get(_fold(tokens[0]).rstrip("."))
+    if month is None:
+        return None
+    rest = [t for t in tokens[1:] if _fold(t) != "de"]
+    if not rest:
+        return (today.year, month) if month <= today.month else (today.year - 1, month)
+    if len(rest) == 1 and re.fullmatch(r"[0-9]{4}", rest[0]) and MINYEAR <= int(rest[0]) <= MAXYEAR:
+        return int(rest[0]), month
+    raise CommandUsageError("resumo", f"Não entendi o ano em “{_shown(' '.join(tokens))}”; "
+                                      "escreva, por exemplo, dezembro de 2025 ou 2025-12.")

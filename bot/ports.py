@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
+from datetime import datetime
 from typing import Protocol
 
 from domain.agent.conversation import ConversationStore
@@ -17,7 +18,8 @@ __all__ = ["ChatDirectory", "ChatLink", "Storage"]
 class ChatDirectory(Protocol):
     """Which household a Telegram chat is, and which member a Telegram user is in it."""
 
-    async def link_chat(self, chat_id: int, household_id: str, budget_id: str) -> ChatLink:
+    async def link_chat(self, chat_id: int, household_id: str, budget_id: str,
+                        *, created_at: datetime | None = None) -> ChatLink:
         """Links the chat once; returns the link that holds (the first one, if two raced)."""
         ...
 
@@ -29,6 +31,10 @@ class ChatDirectory(Protocol):
         ...
 
     async def member_of_user(self, chat_id: int, user_id: int) -> str | None:
+        ...
+
+    def forget_chat(self, chat_id: int) -> None:
+        """Drops any link of the chat this process remembers (its household is gone or moved)."""
         ...
 
 
@@ -59,4 +65,19 @@ class Storage(Protocol):
     def reading_together(self) -> AbstractAsyncContextManager[None]:
         """A block whose reads may share one read transaction (fewer round trips), until the
         first write: reads after a write see it. Never wrap a wait for the model or Telegram."""
+        ...
+
+    async def erase_household(self, household_id: str) -> None:
+        """Deletes every record of the household; joins the caller's transaction."""
+        ...
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
+        """Moves the chat's household, links, operations and conversation to the new chat id."""
+        ...
+
+    async def set_departed(self, chat_id: int, departed: bool, *, now: datetime) -> None:
+        """The bot was removed from the chat (departed) or added back."""
+        ...
+
+    async def is_departed(self, chat_id: int) -> bool:
         ...

@@ -10,6 +10,7 @@ it cannot read is shown as given instead of raising.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -184,6 +185,7 @@ class _ToolText:
     done: str  # what the confirmed message says happened: "✅ Gasto registrado"
     facts: Facts  # the lines every message about the operation shows
     summary: Callable[[Mapping[str, Any]], str]  # one line, for cancelled and expired messages
+    headline: Callable[[Mapping[str, Any]], str] | None = None  # a preview's title built from it
 
 
 def _record_spend_facts(p: Mapping[str, Any]) -> list[str]:
@@ -307,6 +309,18 @@ _TOOLS: Final[Mapping[str, _ToolText]] = {
     "createGoal": _ToolText(
         "🎯 Criar meta", "✅ Meta criada", _create_goal_facts,
         lambda p: f"meta {p['name']}, {_any_money(p['target'])}"),
+    "joinHousehold": _ToolText(
+        "👋 Entrar na casa", "✅ Entrada na casa confirmada",
+        lambda p: [f"Novo membro: {p['name']}", "Só quem já é membro da casa pode confirmar."],
+        lambda p: f"entrada de {p['name']} na casa",
+        lambda p: f"👋 {p['name']} quer entrar na casa"),
+    "eraseHousehold": _ToolText(
+        "🗑️ Apagar todos os dados da casa", "🗑️ Dados da casa apagados",
+        lambda p: [f"Casa: {p['household']}",
+                   "Serão apagados: despesas, gastos, metas, aportes, membros, conversas, "
+                   "propostas e as mensagens guardadas desta conversa.",
+                   "Isso não pode ser desfeito."],
+        lambda p: f"apagar todos os dados da casa {p['household']}"),
     "setIncome": _ToolText(
         "💵 Atualizar renda mensal", "✅ Renda mensal atualizada", _set_income_facts,
         lambda p: f"renda mensal de {_any_money(p['income'])}"),
@@ -398,7 +412,12 @@ def _title(tool: str, text: _ToolText, preview: Mapping[str, Any], *, done: bool
     if tool == "importStatement" and text is not _GENERIC:
         count = _count_word(preview["count"])
         return f"✅ {count} importados" if done else f"🏦 Importar {count}"
-    return text.done if done else text.title
+    if done:
+        return text.done
+    if text.headline is not None:
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            return text.headline(preview)
+    return text.title
 
 
 def preview_text(tool: str, preview: Mapping[str, Any]) -> str:
@@ -454,6 +473,10 @@ def expired_alert() -> str:
 
 def not_a_member_alert() -> str:
     return "Só membros da casa podem confirmar ou cancelar. Para participar, envie /entrar."
+
+
+def own_join_alert() -> str:
+    return "Quem já é membro da casa precisa confirmar a sua entrada."
 
 
 def unknown_operation_alert() -> str:
@@ -520,6 +543,8 @@ def goals_summary(reports: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _goal_lines(report: Mapping[str, Any]) -> list[str]:
+    if report.get("error"):
+        return [str(report.get("name", "")), f"⚠️ {report['error']}"]
     target = report.get("target")
     saved = report.get("savedInTargetCurrency")
     percent = report.get("progressPercent")
@@ -532,6 +557,9 @@ def _goal_lines(report: Mapping[str, Any]) -> list[str]:
     if isinstance(by_currency, Mapping) and (
             len(by_currency) > 1 or (by_currency and target_currency not in by_currency)):
         lines.append(f"Guardado: {_saved_by_currency(by_currency)}")
+    rates = [f"{money(one)} = {money(other)}" for one, other in report.get("ratesUsed") or ()]
+    if rates:
+        lines.append(f"Cotação usada: {_names(rates)}")
     deadline = report.get("deadline")
     lines.append(f"Prazo: {date_br(deadline)}" if deadline else "Prazo: sem prazo")
     monthly = report.get("requiredMonthly")
@@ -578,6 +606,12 @@ _COMMANDS: Final[Sequence[tuple[str, str, str]]] = (
     ("/ajuda", "esta mensagem", "/ajuda"),
 )
 
+_MEMBERSHIP_LINES: Final[Sequence[str]] = (
+    "Para começar num grupo novo: /start (cria a casa com quem mandou).",
+    "Para entrar numa casa que já existe: /entrar [nome]; alguém da casa confirma.",
+    "Para sair da casa: /sair. Para apagar todos os dados da casa: /apagar (alguém da casa confirma).",
+)
+
 _FREE_TEXT_EXAMPLES: Final[Sequence[str]] = (
     "registra R$ 200 a mais no mercado",
     "aporta R$ 500 na meta de Amsterdam, eu paguei",
@@ -608,17 +642,15 @@ def help_text() -> str:
         "",
         "Valores como 200, 37,90, 1.500,00, R$ 1.500,00 ou €6000; sem moeda, vale a moeda da casa.",
         "Nada é gravado sem que alguém da casa toque em ✅ Confirmar.",
-        "Para entrar na casa: /entrar [nome].",
+        *_MEMBERSHIP_LINES,
     ])
 
 
 def no_model_text() -> str:
-    """Answer to free text when no language model is configured: the commands still work."""
-    return "\n".join([
-        "🤖 Ainda não sei conversar aqui (nenhum modelo de linguagem configurado),",
-        "mas os comandos funcionam:",
-        *_command_lines(),
-    ])
+    """Answer to free text when no language model is configured: a short note, not the help."""
+    return ("🤖 Não entendo texto livre aqui (nenhum modelo de linguagem configurado), mas os "
+            "comandos funcionam: /gasto 37,90 mercado, /resumo, /metas…\n"
+            "Todos os comandos: /ajuda.")
 
 
 # --------------------------------------------------------------------------- errors
@@ -648,6 +680,34 @@ def welcome_text(household: str, member: str, *, created: bool, joined: bool) ->
 
 def joined_text(member: str, *, joined: bool) -> str:
     return f"👋 {member} entrou na casa." if joined else f"{member} já é membro da casa."
+
+
+def left_text(member: str) -> str:
+    return (f"👋 {member} saiu da casa. O histórico fica guardado; "
+            "para voltar, /entrar (um membro confirma).")
+
+
+def not_a_member_text() -> str:
+    return "Você não é membro desta casa."
+
+
+def erased_text(household: str, by: str | None) -> str:
+    return (f"🗑️ Todos os dados da casa “{household}” foram apagados{_by(by)}.\n"
+            "Para começar de novo: /start.")
+
+
+def anonymous_admin_text() -> str:
+    return ("Você está escrevendo como administrador anônimo, e assim não sei quem é da casa. "
+            "Para usar o bot, escreva como você mesmo (desligue “Permanecer anônimo” nas "
+            "permissões de administrador deste grupo).")
+
+
+def month_out_of_range_text(month: Period, first: Period | None, last: Period) -> str:
+    if first is not None and month < first:
+        return (f"⚠️ {month_br(month)} é antigo demais para esta casa: use um mês de "
+                f"{month_br(first)} até {month_br(last)}.")
+    return (f"⚠️ {month_br(month)} está longe demais: use um mês até {month_br(last)}, "
+            "no máximo um ano à frente.")
 
 
 def not_started_text() -> str:

@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 from telegram import Bot
 from telegram.error import TelegramError
 
-from bot import schedule_text
+from bot import housekeeping, schedule_text
 from bot.chart import render_month_chart
 from bot.month import MonthReport, month_report
 from bot.ports import ChatLink
+from bot.sending import split_text
 from domain.agent.clock import Clock, utc_now
 from domain.money import Period
 from domain.rates import DEFAULT_RATES, ExchangeRates
@@ -121,7 +122,7 @@ class Schedule:
                                         month, moment.today, self.rates)
             # Drawn before anything is sent: a chart that fails then sends nothing, to try again.
             png = await asyncio.to_thread(render_month_chart, report)
-            for part in schedule_text.split_message(schedule_text.closing_text(report)):
+            for part in split_text(schedule_text.closing_text(report)):
                 await self.bot.send_message(closing.chat_id, part)
             try:
                 await self.bot.send_photo(closing.chat_id, png, caption=schedule_text.chart_caption(report))
@@ -137,6 +138,8 @@ class Schedule:
         be tried again at the next check. A crash between the send and the mark would let it go
         out twice once the lease lapses: the window is one UPDATE wide."""
         async with self._sends:
+            if await self.storage.is_departed(chat_id):
+                return False  # the bot was removed from the group: nothing is owed there
             if not await self.store.claim(claim, chat_id, self.owner, now, self.lease):
                 return False
             try:
@@ -228,13 +231,14 @@ async def run_due(app: Application, now: datetime) -> Delivered:
     return await schedule_of(app).run_due(now)
 
 
-def jobs(app: Application) -> list[Job]:
-    """What the webhook and polling processes run every SCHEDULE_CHECK_SECONDS. Add a job here."""
+def jobs(app: Application, services: Services, settings: Settings) -> list[Job]:
+    """What the webhook and polling processes run every SCHEDULE_CHECK_SECONDS, and what
+    `household-bot remind` runs once. Add a job here."""
 
     async def due_messages(now: datetime) -> Delivered:
         return await run_due(app, now)
 
-    return [due_messages]
+    return [due_messages, *housekeeping.jobs(services.database, settings, app.bot)]
 
 
 async def start_schedule(app: Application, services: Services, settings: Settings, *,
@@ -245,7 +249,7 @@ async def start_schedule(app: Application, services: Services, settings: Setting
         services.storage, ScheduleStore(services.database), app.bot, timezone=settings.household_timezone,
         reminder_hour=settings.reminder_hour, rates=services.service.rates, clock=clock)
     if periodic and settings.schedule_check_seconds > 0:
-        runner = Periodic(jobs(app), clock=clock, interval=settings.schedule_check_seconds)
+        runner = Periodic(jobs(app, services, settings), clock=clock, interval=settings.schedule_check_seconds)
         runner.start()
         app.bot_data[PERIODIC] = runner
 
@@ -260,14 +264,19 @@ async def stop_schedule(app: Application) -> None:
 async def remind(settings: Settings, *, now: datetime | None = None, clock: Clock = utc_now) -> Delivered:
     """`household-bot remind`: sends what is due now, through the same sends and window as the
     bot (bot/rate_limit.py), and returns."""
-    from bot.application import build_application
+    from bot.application import SERVICES, build_application
 
     app = build_application(settings, clock=clock, periodic=False, model=None)
     await app.initialize()
     try:
         await app.post_init(app)  # type: ignore[misc]
         try:
-            return await run_due(app, now or clock())
+            moment = now or clock()
+            delivered = await run_due(app, moment)
+            services: Services = app.bot_data[SERVICES]
+            for job in jobs(app, services, settings)[1:]:
+                await job(moment)
+            return delivered
         finally:
             await app.post_shutdown(app)  # type: ignore[misc]
     finally:

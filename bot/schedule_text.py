@@ -11,7 +11,6 @@ from domain.money import Money
 
 LEMBRETES_USAGE: Final = "Use /lembretes on para ligar ou /lembretes off para desligar os avisos de vencimento."
 GRAFICO_USAGE: Final = "Use /grafico para o mês atual ou /grafico AAAA-MM (ex.: /grafico 2026-06)."
-TELEGRAM_TEXT_LIMIT: Final = 4096
 CAPTION_LIMIT: Final = 1024
 
 
@@ -67,26 +66,3 @@ def goal_text(goal: GoalLine) -> str:
     if goal.monthly is not None and goal.deadline is not None:
         return f"{text}, faltam {money(goal.monthly)} por mês até {date_br(goal.deadline)}"
     return text
-
-
-def split_message(text: str, limit: int = TELEGRAM_TEXT_LIMIT) -> list[str]:
-    """Telegram takes at most 4,096 characters a message: longer text goes in parts, at line
-    breaks (a single overlong line is cut)."""
-    parts: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        while len(line) > limit:
-            if current:
-                parts.append(current)
-                current = ""
-            parts.append(line[:limit])
-            line = line[limit:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            parts.append(current)
-            current = line
-        else:
-            current = candidate
-    if current.strip():
-        parts.append(current)
-    return parts

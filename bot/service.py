@@ -13,8 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from bot import commands, rendering
+from bot.membership import ERASE, JOIN, EraseHouseholdTool, JoinHouseholdTool
 from bot.parsing import CommandUsageError
 from bot.ports import ChatLink, Storage
 from domain.agent.chat import DEFAULT_HISTORY_TURNS, AgentChat, AgentReply
@@ -33,9 +35,10 @@ from domain.agent.tools import (
 from domain.agent.tools.goals import goal_matching, goal_report
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget, RecurringExpense
-from domain.errors import DomainError, DuplicateName, OperationClosed
+from domain.errors import DomainError, DuplicateName, NotFound, OperationClosed
+from domain.goals import Goal
 from domain.household import Household, Member
-from domain.money import Period
+from domain.money import Money, Period
 from domain.rates import DEFAULT_RATES, ExchangeRates
 
 log = logging.getLogger(__name__)
@@ -47,6 +50,10 @@ CALLBACK_SEPARATOR = ":"
 # rejects a NUL byte in text with an error, which turned a forged press into a handler failure).
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 NON_MEMBER_HINT_EVERY = timedelta(minutes=30)
+# /gasto and /resumo take months from a year before the household began (to catch up on the
+# months before the bot) to a year ahead of this one.
+MONTHS_AHEAD = 12
+MONTHS_BEFORE = 12
 
 
 @dataclass(frozen=True)
@@ -129,52 +136,148 @@ class HouseholdService:
 
     # -- membership ------------------------------------------------------------------------
 
-    async def start(self, chat_id: int, title: str | None, speaker: Speaker) -> str:
-        """Sets the chat up as a household (once) and registers the sender."""
-        link = await self.storage.directory.household_of_chat(chat_id)
-        created = link is None
-        if link is None:
+    async def start(self, chat_id: int, title: str | None, speaker: Speaker) -> list[Outcome]:
+        """Sets the chat up as a household with the sender (once). In a chat that is a household
+        already, a stranger's /start asks to join, as /entrar does."""
+        async with self.storage.reading_together():
+            context = await self._context(chat_id)
+        if context is None:
             household = Household.create(title or "Nossa casa", self.default_currency)
             budget = Budget.create(self.default_currency, household_id=household.id)
             await self.storage.households.save(household)
             await self.storage.budgets.save(budget)
-            await self.storage.directory.link_chat(chat_id, household.id, budget.id)
-            link = ChatLink(household.id, budget.id)
-        member, joined = await self._ensure_member(chat_id, link, speaker, speaker.first_name)
-        household = await self.storage.households.load(link.household_id)
-        return rendering.welcome_text(household.name, member.name, created=created, joined=joined)
+            link = await self.storage.directory.link_chat(chat_id, household.id, budget.id,
+                                                          created_at=self.clock())
+            created = link.household_id == household.id
+            if created:
+                founder, _ = await self._ensure_member(chat_id, link, speaker, speaker.first_name)
+                return [Reply(rendering.welcome_text(household.name, founder.name, created=True,
+                                                     joined=True))]
+            context = await self._context(chat_id)  # another /start won the race
+            assert context is not None
+        member = await self._member_of(context, speaker.user_id)
+        if member is not None:
+            return [Reply(rendering.welcome_text(context.household.name, member.name, created=False,
+                                                 joined=False))]
+        return await self._request_join(context, speaker, speaker.first_name)
 
-    async def join(self, chat_id: int, speaker: Speaker, name: str | None) -> str:
-        link = await self.storage.directory.household_of_chat(chat_id)
-        if link is None:
-            return rendering.not_started_text()
-        member, joined = await self._ensure_member(chat_id, link, speaker, name or speaker.first_name)
-        return rendering.joined_text(member.name, joined=joined)
+    async def join(self, chat_id: int, speaker: Speaker, name: str | None,
+                   *, operation_id: str | None = None) -> list[Outcome]:
+        """/entrar: a preview that a member of the household must confirm; until then the
+        sender is not a member."""
+        async with self.storage.reading_together():
+            context = await self._context(chat_id)
+            if context is None:
+                return [Reply(rendering.not_started_text())]
+            member = await self._member_of(context, speaker.user_id)
+        if member is not None:
+            return [Reply(rendering.joined_text(member.name, joined=False))]
+        return await self._request_join(context, speaker, name or speaker.first_name,
+                                        operation_id=operation_id)
+
+    async def _request_join(self, context: ChatContext, speaker: Speaker, name: str,
+                            *, operation_id: str | None = None) -> list[Outcome]:
+        tool = JoinHouseholdTool(self.storage, context.chat_id, context.household.id, context.operations)
+        arguments = {"name": name, "userId": speaker.user_id}
+        return await self._propose_bot_operation(context, tool, arguments, operation_id)
+
+    async def leave(self, chat_id: int, user_id: int) -> str:
+        """/sair: the sender stops being a member (their history stays)."""
+        left = await self.member_left(chat_id, user_id)
+        return rendering.left_text(left) if left else rendering.not_a_member_text()
+
+    async def member_left(self, chat_id: int, user_id: int) -> str | None:
+        """The user left or was removed from the group: no longer a member, so no longer able
+        to confirm. Returns the member's name, or None if they were not one."""
+        context = await self._context(chat_id)
+        if context is None:
+            return None
+        member_id = await self.storage.directory.member_of_user(chat_id, user_id)
+        for _ in range(3):
+            household = await self.storage.households.load(context.link.household_id)
+            member = household.remove_member(member_id) if member_id is not None else None
+            if member is None:
+                return None
+            try:
+                await self.storage.households.save(household)
+            except DomainError:  # ConcurrentModification: someone else changed the household
+                continue
+            return member.name
+        return None
+
+    async def erase(self, chat_id: int, speaker: Speaker, *,
+                    operation_id: str | None = None) -> list[Outcome]:
+        """/apagar: a preview that, confirmed by a member, deletes every record of the household."""
+        async with self.storage.reading_together():
+            context = await self._context(chat_id)
+            if context is None:
+                return [Reply(rendering.not_started_text())]
+            member = await self._member_of(context, speaker.user_id)
+        if member is None:
+            return [Reply(rendering.join_hint_text())]
+        tool = EraseHouseholdTool(self.storage, context.household.id, context.operations)
+        return await self._propose_bot_operation(context, tool, {"household": context.household.name},
+                                                 operation_id)
+
+    async def _propose_bot_operation(self, context: ChatContext, tool: WriteTool,
+                                     arguments: dict[str, Any], operation_id: str | None) -> list[Outcome]:
+        operation_id = operation_id or f"cmd-{secrets.token_hex(6)}"
+        earlier = await context.operations.get(operation_id)
+        if earlier is not None:
+            if earlier.message_id is None and earlier.status is OperationStatus.PENDING:
+                return [await self._preview(context, earlier)]
+            return []
+        try:
+            receipt = await tool.run(tool.parse({**arguments, "operationId": operation_id}))
+        except DomainError as error:
+            return [Reply(rendering.error_text(error))]
+        operation = await context.operations.get(receipt.operation_id)
+        assert operation is not None
+        return [await self._preview(context, operation)]
+
+    def _bot_tools(self, context: ChatContext) -> list[Tool]:
+        return [JoinHouseholdTool(self.storage, context.chat_id, context.household.id, context.operations),
+                EraseHouseholdTool(self.storage, context.household.id, context.operations)]
+
+    # -- the group's lifecycle ------------------------------------------------------------------
+
+    async def migrate(self, old_chat_id: int, new_chat_id: int) -> bool:
+        """The group became a supergroup under a new id: its household, members, pending
+        previews and conversation follow it."""
+        moved = await self.storage.migrate_chat(old_chat_id, new_chat_id)
+        if moved:
+            log.info("chat %s moved to %s", old_chat_id, new_chat_id)
+        return moved
+
+    async def bot_membership(self, chat_id: int, present: bool) -> None:
+        """The bot was removed from the group (nothing more is sent there) or added back."""
+        await self.storage.set_departed(chat_id, not present, now=self.clock())
+
+    async def can_send(self, chat_id: int) -> bool:
+        return not await self.storage.is_departed(chat_id)
 
     async def _ensure_member(self, chat_id: int, link: ChatLink, speaker: Speaker,
                              name: str) -> tuple[Member, bool]:
         household = await self.storage.households.load(link.household_id)
         member_id = await self.storage.directory.member_of_user(chat_id, speaker.user_id)
-        if member_id is not None:
+        if household.has_member(member_id):
+            assert member_id is not None
             return household.member_by_id(member_id), False
         try:
-            member = household.add_member(name)
+            member = household.add_member(name, id=member_id)
         except DuplicateName:
             raise DuplicateName(name, "outro membro; use /entrar <outro nome>") from None
         await self.storage.households.save(household)
-        await self.storage.directory.link_member(chat_id, speaker.user_id, member.id)
+        if member_id is None:
+            await self.storage.directory.link_member(chat_id, speaker.user_id, member.id)
         return member, True
 
     async def member(self, chat_id: int, user_id: int) -> Member | None:
         async with self.storage.reading_together():
-            link = await self.storage.directory.household_of_chat(chat_id)
-            if link is None:
+            context = await self._context(chat_id)
+            if context is None:
                 return None
-            member_id = await self.storage.directory.member_of_user(chat_id, user_id)
-            if member_id is None:
-                return None
-            household = await self.storage.households.load(link.household_id)
-        return household.member_by_id(member_id)
+            return await self._member_of(context, user_id)
 
     # -- the agent ---------------------------------------------------------------------------
 
@@ -286,6 +389,9 @@ class HouseholdService:
                 text, self.today(), context.household.currency)
         except CommandUsageError as usage:
             return [Reply(str(usage))]
+        refusal = self._month_refusal(context, arguments.get("period"))
+        if refusal is not None:
+            return [Reply(refusal)]
         tool = context.tool(tool_name)
         assert isinstance(tool, WriteTool)
         arguments = {key: (member.name if value is commands.SENDER else value)
@@ -312,12 +418,32 @@ class HouseholdService:
     def today(self) -> Any:
         return local_today(self.clock, self.timezone)
 
+    def _month_refusal(self, context: ChatContext, month: Any) -> str | None:
+        """Why `month` ("2026-06") is outside the household's sane window, or None if it is not:
+        from a year before the household began to a year ahead."""
+        if not isinstance(month, str):
+            return None
+        try:
+            period = Period.parse(month)
+        except DomainError:
+            return None  # the tool says what is wrong with it
+        last = _months_after(Period.of(self.today()), MONTHS_AHEAD)
+        since = context.link.since
+        began = Period.of(since.astimezone(ZoneInfo(self.timezone)).date()) if since else None
+        first = _months_after(began, -MONTHS_BEFORE) if began is not None else None
+        if last < period or (first is not None and period < first):
+            return rendering.month_out_of_range_text(period, first, last)
+        return None
+
     async def summary(self, chat_id: int, period: Period | None) -> str:
         async with self.storage.reading_together():
             context = await self._context(chat_id)
             if context is None:
                 return rendering.not_started_text()
             period = period or Period.of(self.today())
+            refusal = self._month_refusal(context, str(period))
+            if refusal is not None:
+                return refusal
             tool = context.tool("budgetStatus")
             assert isinstance(tool, BudgetTool)
             status = await tool.budget_status(period=str(period))
@@ -330,7 +456,27 @@ class HouseholdService:
                 return rendering.not_started_text()
             goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = self.today()
-        return rendering.goals_summary([goal_report(g, today, self.rates) for g in goals])
+        return rendering.goals_summary([self._goal_report(g, today) for g in goals])
+
+    def _goal_report(self, goal: Goal, today: Any) -> dict[str, Any]:
+        """A goal's report with the rates its conversions used; a goal that cannot be reported
+        (a currency without a rate) shows why, without hiding the others."""
+        try:
+            report = goal_report(goal, today, self.rates)
+            one = Money.of(1, goal.target.currency)
+            report["ratesUsed"] = [(one, self.rates.convert(one, currency))
+                                   for currency in goal.saved_by_currency() if currency != one.currency]
+            return report
+        except DomainError as error:
+            return {"name": goal.name, "error": str(error)}
+
+    async def pending_previews(self, chat_id: int) -> list[Preview]:
+        """Every preview of the chat still waiting for a press (the console lists them)."""
+        async with self.storage.reading_together():
+            context = await self._context(chat_id)
+            if context is None:
+                return []
+            return [await self._preview(context, op) for op in await context.operations.pending()]
 
     # -- buttons -----------------------------------------------------------------------------
 
@@ -351,6 +497,8 @@ class HouseholdService:
             member = await self._member_of(context, user_id) if context is not None else None
             if context is None or member is None:
                 log.warning("refused a press by non-member %s in chat %s", user_id, chat_id)
+                if context is not None:
+                    return await self._press_by_non_member(context, user_id, action, key)
                 return PressResult(rendering.not_a_member_alert(), alert=True)
             operation = await context.operations.get_by_key(key)
             if operation is None:
@@ -360,8 +508,21 @@ class HouseholdService:
                 return await self._cancel(context, operation, member)
             return await self._confirm(context, operation, member)
 
+    async def _press_by_non_member(self, context: ChatContext, user_id: int, action: str,
+                                   key: str) -> PressResult:
+        """Someone who asked to join may withdraw their own request, never confirm it."""
+        operation = await context.operations.get_by_key(key)
+        requester = operation is not None and operation.tool == JOIN and \
+            operation.arguments.get("user_id") == user_id
+        if not requester or operation is None:
+            return PressResult(rendering.not_a_member_alert(), alert=True)
+        if action == CANCEL:
+            return await self._cancel(context, operation, Member(id="", name=operation.preview.get("name", "")))
+        return PressResult(rendering.own_join_alert(), alert=True)
+
     async def _confirm(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
-        chat = AgentChat.create(_NoModel(), context.tools, operations=context.operations)
+        chat = AgentChat.create(_NoModel(), [*context.tools, *self._bot_tools(context)],
+                                operations=context.operations)
         try:
             receipt = await chat.confirm(operation.operation_id, by=member.name)
         except OperationClosed as closed:
@@ -374,7 +535,12 @@ class HouseholdService:
                      else rendering.already_cancelled_alert())
             return PressResult(alert, alert=True, edit=edit)
         except DomainError as error:
-            return PressResult(rendering.error_text(error), alert=True)
+            return PressResult(rendering.error_text(error)[:200], alert=True)
+        if operation.tool == ERASE and receipt.persisted:
+            self.storage.directory.forget_chat(context.chat_id)
+            erased = rendering.erased_text(str(operation.preview.get("household", "")), member.name)
+            edit = Edit(operation.message_id, erased) if operation.message_id is not None else None
+            return PressResult(rendering.confirmed_answer(), edit=edit)
         async with self.storage.reading_together():
             current = await context.operations.get(operation.operation_id) or operation
             edit = await self._final_edit(context, current)
@@ -414,7 +580,15 @@ class HouseholdService:
         link = await self.storage.directory.household_of_chat(chat_id)
         if link is None:
             return None
-        household = await self.storage.households.load(link.household_id)
+        try:
+            household = await self.storage.households.load(link.household_id)
+        except NotFound:
+            # Erased (or moved) by another worker since this one remembered the link.
+            self.storage.directory.forget_chat(chat_id)
+            link = await self.storage.directory.household_of_chat(chat_id)
+            if link is None:
+                return None
+            household = await self.storage.households.load(link.household_id)
         operations = self.storage.operations(self._scope(chat_id))
         return ChatContext(chat_id, link, household, operations,
                            self._tools(link, household, operations))
@@ -426,6 +600,7 @@ class HouseholdService:
             rates=self.rates, statement_imports=self.storage.statement_imports)
 
     async def _member_of(self, context: ChatContext, user_id: int) -> Member | None:
+        """The user's member, only while they are in the household (a link outlives leaving)."""
         member_id = await self.storage.directory.member_of_user(context.chat_id, user_id)
         if member_id is None:
             return None
@@ -438,6 +613,11 @@ class HouseholdService:
             return False
         self._hinted[(chat_id, speaker.user_id)] = now
         return True
+
+
+def _months_after(month: Period, months: int) -> Period:
+    index = month.year * 12 + month.month - 1 + months
+    return Period(index // 12, index % 12 + 1)
 
 
 class _History:

@@ -28,6 +28,7 @@ from starlette.routing import Route
 from telegram import Update
 from telegram.ext import Application
 
+from bot import handlers
 from bot.application import SERVICES, Services, build_application
 from infra.db.inbox import InboxItem, UpdateInbox
 from infra.settings import Settings
@@ -171,7 +172,7 @@ def create_app(settings: Settings, **overrides: Any) -> Starlette:
         state["inbox"] = UpdateInbox(services.database)
         if settings.webhook_url:
             await ptb.bot.set_webhook(settings.webhook_url, secret_token=settings.webhook_secret.get_secret_value()  # type: ignore[union-attr]
-                                      , allowed_updates=["message", "callback_query"])
+                                      , allowed_updates=handlers.ALLOWED_UPDATES)
         await ptb.start()
         dispatcher = Dispatcher(ptb, state["inbox"])
         state["dispatcher"] = dispatcher

@@ -10,6 +10,8 @@ from domain.household import clean_name, new_id
 from domain.money import Money, Period, currency_code
 from domain.text import fold
 
+EARLIEST = Period(1, 1)  # "since always", for history kept from an adjustment on
+
 
 def check_billing_day(day: object) -> int | None:
     if day is None:
@@ -31,6 +33,18 @@ class RecurringExpense:
     # The months whose actuals were loaded; None means every month. A repository loads only the
     # months a use case touches, so a budget with years of history costs the same to change.
     loaded_periods: frozenset[Period] | None = None
+    # The expected amount from each month on: the month it was registered, then each adjustment.
+    # Empty for an expense registered before this was kept: `expected` in every month.
+    expected_since: dict[Period, Money] = field(default_factory=dict)
+
+    def existed_in(self, period: Period) -> bool:
+        """Whether the expense was registered by `period` (always, when that is unknown)."""
+        return not self.expected_since or min(self.expected_since) <= period
+
+    def expected_for(self, period: Period) -> Money:
+        """The expected amount as it was in `period` (a later adjustment does not change it)."""
+        earlier = [month for month in self.expected_since if month <= period]
+        return self.expected_since[max(earlier)] if earlier else self.expected
 
     def answers_to(self, name: str) -> bool:
         wanted = fold(name)
@@ -92,8 +106,10 @@ class Budget:
         category: str | None = None,
         billing_day: int | None = None,
         payment_method: str | None = None,
+        since: Period | None = None,
     ) -> RecurringExpense:
-        """Adds a recurring expense; a name or alias taken by another expense is refused."""
+        """Adds a recurring expense, from month `since` on when given (earlier months do not
+        show it); a name or alias taken by another expense is refused."""
         cleaned = clean_name(name, "Nome da despesa")
         self._check_amount(expected)
         day = check_billing_day(billing_day)
@@ -115,6 +131,7 @@ class Budget:
             category=clean_name(category, "Categoria") if category else None,
             billing_day=day,
             payment_method=clean_name(payment_method, "Forma de pagamento") if payment_method else None,
+            expected_since={since: expected} if since is not None else {},
         )
         self.expenses.append(expense)
         return expense
@@ -127,11 +144,26 @@ class Budget:
                     return expense
         raise UnknownExpense(str(name), [e.name for e in self.expenses])
 
-    def adjust_amount(self, name: str, new_expected: Money) -> RecurringExpense:
+    def adjust_amount(self, name: str, new_expected: Money, *,
+                      effective: Period | None = None) -> RecurringExpense:
+        """The new expected amount, from month `effective` on when given: earlier months keep
+        the amount they had."""
         expense = self.find_by_name(name)
         self._check_amount(new_expected)
+        if effective is not None:
+            if not expense.expected_since:  # registered before history was kept: always the old
+                expense.expected_since[EARLIEST] = expense.expected
+            expense.expected_since[effective] = new_expected
         expense.expected = new_expected
         return expense
+
+    def expected_total_for(self, period: Period) -> Money:
+        """What the month expected: each expense that existed then, at its amount then."""
+        total = Money.zero(self.currency)
+        for expense in self.expenses:
+            if expense.existed_in(period):
+                total = total + expense.expected_for(period)
+        return total
 
     def set_income(self, income: Money) -> None:
         """The household's monthly income, which feasibility weighs goals against."""

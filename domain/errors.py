@@ -8,6 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from domain.text import fold
+
+# An error lists at most this many names ("Conhecidas: A, B, C, D, E e mais 12."): a household
+# with a hundred expenses once got an error within 50 characters of Telegram's message limit.
+LISTED_NAMES = 5
+
 
 class DomainError(Exception):
     """Base of every rule the domain refuses to break."""
@@ -42,9 +48,34 @@ class NotFound(DomainError):
         self.identifier = identifier
 
 
-def _known(names: Iterable[str]) -> str:
-    listed = ", ".join(sorted(names))
-    return f" Conhecidos: {listed}." if listed else ""
+ECHO_LIMIT = 40  # characters of a name as typed that a message repeats
+
+
+def shown(name: str) -> str:
+    """A name as a message repeats it: a long one is cut, never echoed whole."""
+    return name if len(name) <= ECHO_LIMIT else name[:ECHO_LIMIT].rstrip() + "…"
+
+
+def listed_names(names: Iterable[str], limit: int = LISTED_NAMES) -> str:
+    """A handful of names in pt-BR order (accents do not send "Água" to the end)."""
+    ordered = [shown(name) for name in sorted(names, key=lambda name: (fold(name), name))]
+    listed = ", ".join(ordered[:limit])
+    if len(ordered) > limit:
+        listed += f" e mais {len(ordered) - limit}"
+    return listed
+
+
+def _known(names: Iterable[str], label: str = "Conhecidos") -> str:
+    listed = listed_names(names)
+    return f" {label}: {listed}." if listed else ""
+
+
+def _by(owner: str) -> str:
+    """ "por" contracted as pt-BR wants it: "pela despesa Mercado", "pelo membro Ana"."""
+    for article, contraction in (("a ", "pela "), ("o ", "pelo ")):
+        if owner.startswith(article):
+            return contraction + owner[len(article):]
+    return "por " + owner
 
 
 class UnknownName(DomainError):
@@ -53,11 +84,14 @@ class UnknownName(DomainError):
     label = "Nome"
     found = "encontrado"
     hint = ""
+    known_label = "Conhecidos"
 
     def __init__(self, name: str, known: Iterable[str] = ()) -> None:
         self.name = name
         self.known = tuple(known)
-        super().__init__(f'{self.label} "{name}" não {self.found}.{self.hint}{_known(self.known)}')
+        super().__init__(
+            f'{self.label} "{shown(name)}" não {self.found}.{self.hint}'
+            f'{_known(self.known, self.known_label)}')
 
 
 class UnknownMember(UnknownName):
@@ -68,26 +102,28 @@ class UnknownMember(UnknownName):
 class UnknownExpense(UnknownName):
     label = "Despesa"
     found = "encontrada"
+    known_label = "Conhecidas"
 
 
 class UnknownGoal(UnknownName):
     label = "Meta"
     found = "encontrada"
+    known_label = "Conhecidas"
 
 
 class AmbiguousName(DomainError):
     def __init__(self, name: str, matches: Iterable[str]) -> None:
         self.name = name
         self.matches = tuple(matches)
-        options = ", ".join(self.matches)
-        super().__init__(f'"{name}" é ambíguo: pode ser {options}. Diga qual.')
+        options = listed_names(self.matches)
+        super().__init__(f'"{shown(name)}" é ambíguo: pode ser {options}. Diga qual.')
 
 
 class DuplicateName(DomainError):
     def __init__(self, name: str, owner: str) -> None:
         self.name = name
         self.owner = owner
-        super().__init__(f'O nome "{name}" já é usado por {owner}.')
+        super().__init__(f'O nome "{shown(name)}" já é usado {_by(owner)}.')
 
 
 class NotAGoalMember(DomainError):
@@ -99,7 +135,11 @@ class NotAGoalMember(DomainError):
 
 class MissingExchangeRate(DomainError):
     def __init__(self, source: str, target: str) -> None:
-        super().__init__(f"Não há cotação de {source} para {target}.")
+        foreign = target if source == "BRL" else source
+        super().__init__(
+            f"Não há cotação de {source} para {target}. Quem administra o bot define cotações em "
+            f"EXCHANGE_RATES, em reais por unidade, por exemplo EXCHANGE_RATES='{{\"{foreign}\": "
+            '"0.036"}\'.')
         self.source = source
         self.target = target
 

@@ -101,7 +101,8 @@ class Goal:
         return self.remaining(rates).divided_by(months)
 
     def is_on_track(self, today: date, rates: ExchangeRates = DEFAULT_RATES) -> bool | None:
-        """Saved at least the straight-line share of the target for the time elapsed; None without deadline."""
+        """Saved at least the straight-line share of the target for the time elapsed; None without
+        a deadline, or in the first month before its share is saved."""
         if self.deadline is None:
             return None
         total = whole_months_between(self.created_at, self.deadline)
@@ -109,5 +110,11 @@ class Goal:
         if total <= 0:
             # Less than a whole month to save in: nothing is due before the deadline.
             return today < self.deadline or self.remaining(rates).is_zero
+        saved = self.saved_in_target_currency(rates)
+        if elapsed == 0:
+            # The first month: on track once its share is saved; before that, too early to say
+            # (R$ 100 of R$ 20.000 on the first day is not "no ritmo", nor late yet).
+            first_share = Money(self.target.amount / total, self.target.currency).rounded()
+            return True if saved >= first_share else None
         expected = Money(self.target.amount * elapsed / total, self.target.currency).rounded()
-        return self.saved_in_target_currency(rates) >= expected
+        return saved >= expected

@@ -63,6 +63,18 @@ class Household:
         self.members.append(member)
         return member
 
+    def remove_member(self, member_id: str) -> Member | None:
+        """Takes a person out of the household (they left the group, or sent /sair); the member
+        is returned, or None if they were not in it. Goals keep their history with that person."""
+        for member in self.members:
+            if member.id == member_id:
+                self.members.remove(member)
+                return member
+        return None
+
+    def has_member(self, member_id: str | None) -> bool:
+        return member_id is not None and any(m.id == member_id for m in self.members)
+
     def member_named(self, name: str) -> Member:
         wanted = fold(name) if isinstance(name, str) else ""
         for member in self.members:

@@ -43,6 +43,8 @@ class Settings(BaseSettings):
     reminder_hour: int = Field(default=9, ge=0, le=23)
     schedule_check_seconds: float = Field(default=60.0, ge=0)
     operation_ttl_hours: float = 48.0
+    # Finished updates are kept this long in the inbox, then purged (bot/housekeeping.py).
+    inbox_retention_days: float = Field(default=30.0, gt=0)
     # Planning rates, BRL per unit: EXCHANGE_RATES='{"EUR": "6.20", "USD": "5.40"}'
     exchange_rates: dict[str, Decimal] = Field(default_factory=dict)
 

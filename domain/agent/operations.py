@@ -131,6 +131,10 @@ class OperationLog(Protocol):
         """Remembers the chat message that shows the operation's preview."""
         ...
 
+    async def pending(self) -> list[Operation]:
+        """The operations still waiting for a confirmation (not expired), oldest first."""
+        ...
+
 
 class InMemoryOperationLog:
     """The default log: one process, one lock. Good for tests, the eval and a single console."""
@@ -196,6 +200,12 @@ class InMemoryOperationLog:
             operation = self._operations.get(operation_id)
             if operation is not None:
                 self._operations[operation_id] = replace(operation, message_id=message_id)
+
+    async def pending(self) -> list[Operation]:
+        now = self._clock()
+        return sorted((op for op in self._operations.values()
+                       if op.status is OperationStatus.PENDING and not op.expired(now, self._ttl)),
+                      key=lambda op: op.created_at)
 
 
 def check_can_propose(existing: Operation, new_fingerprint: str) -> None:

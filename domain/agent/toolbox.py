@@ -40,8 +40,8 @@ def household_tools(
     proposes (the model is not shown it)."""
     tools: list[Tool] = [
         RecordSpendTool(budget_repo, budget_id, operations),
-        RegisterExpenseTool(budget_repo, budget_id, operations),
-        AdjustExpenseTool(budget_repo, budget_id, operations),
+        RegisterExpenseTool(budget_repo, budget_id, operations, now=now, timezone=timezone),
+        AdjustExpenseTool(budget_repo, budget_id, operations, now=now, timezone=timezone),
         SetIncomeTool(budget_repo, budget_id, operations),
         ContributeToGoalTool(goal_repo, household_id=household.id, operations=operations),
         CreateGoalTool(goal_repo, household, now, timezone=timezone, operations=operations, rates=rates),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable
@@ -43,15 +44,31 @@ class BudgetState:
 
 
 def _fields(expense: RecurringExpense, position: int) -> tuple[Any, ...]:
+    # The position stays last: a budget rebuilt from the store pairs expenses by it.
     return (expense.name, expense.expected.to_minor_units(), expense.expected.currency,
-            expense.category, expense.billing_day, expense.payment_method, position)
+            expense.category, expense.billing_day, expense.payment_method,
+            _history_text(expense), position)
+
+
+def _history_text(expense: RecurringExpense) -> str | None:
+    if not expense.expected_since:
+        return None
+    return json.dumps({str(period): money.to_minor_units()
+                       for period, money in sorted(expense.expected_since.items())},
+                      separators=(",", ":"))
+
+
+def _history_of(text: str | None, currency: str) -> dict[Period, Money]:
+    if not text:
+        return {}
+    return {period_of(month): money_from_minor(units, currency) for month, units in json.loads(text).items()}
 
 
 def _expense_row(budget_id: str, expense_id: str, fields: tuple[Any, ...]) -> dict[str, Any]:
-    name, expected, currency, category, billing_day, payment_method, position = fields
+    name, expected, currency, category, billing_day, payment_method, history, position = fields
     return {"id": expense_id, "budget_id": budget_id, "name": name, "expected_minor": expected,
             "currency": currency, "category": category, "billing_day": billing_day,
-            "payment_method": payment_method, "position": position}
+            "payment_method": payment_method, "expected_history": history, "position": position}
 
 
 def _actual_row(expense_id: str, period: Period, money: Money) -> dict[str, Any]:
@@ -137,7 +154,8 @@ async def _fetch(connection: AsyncConnection, budget_id: str, periods: Iterable[
             name=row.name, expected=money_from_minor(row.expected_minor, row.currency),
             aliases=tuple(aliases.get(row.id, ())), category=row.category,
             billing_day=row.billing_day, payment_method=row.payment_method,
-            actuals=dict(month_actuals), loaded_periods=wanted)
+            actuals=dict(month_actuals), loaded_periods=wanted,
+            expected_since=_history_of(row.expected_history, row.currency))
         loaded.append(expense)
         states.append((expense, ExpenseState(row.id, _fields(expense, row.position),
                                              expense.aliases, month_actuals)))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Generic, TypeVar
 
@@ -24,6 +25,8 @@ class ChatLink:
 
     household_id: str
     budget_id: str
+    # When the chat became a household (None where unknown): months before it are refused.
+    since: datetime | None = field(default=None, compare=False)
 
 
 class _Links(Generic[K, V]):
@@ -41,15 +44,22 @@ class _Links(Generic[K, V]):
             del self._items[next(iter(self._items))]
         self._items[key] = value
 
+    def forget(self, keep: Callable[[K], bool]) -> None:
+        for key in [key for key in self._items if not keep(key)]:
+            del self._items[key]
+
 
 class ChatDirectory:
     """Links are made once: the first link of a chat (or of a user in a chat) is the one kept,
     so two /start or /entrar racing each other end on the same household or member.
 
-    Nothing ever changes or removes a link once made, so a committed one is kept in this
-    process's memory and every later update of the chat finds it without a query. Only links
-    that exist are kept (a chat not linked yet may be linked by another worker at any moment),
-    and only committed ones: a link read or made inside a write transaction could still roll back.
+    A committed link is kept in this process's memory and every later update of the chat finds
+    it without a query. Only links that exist are kept (a chat not linked yet may be linked by
+    another worker at any moment), and only committed ones: a link read or made inside a write
+    transaction could still roll back. A member's link outlives their leaving (they are taken out
+    of the household, which every update loads afresh, and come back under the same member id);
+    a chat's links go only when its household is erased or the group moves to a new chat id,
+    and a worker that still remembers them finds the household gone and calls `forget_chat`.
     """
 
     def __init__(self, database: Database) -> None:
@@ -57,19 +67,22 @@ class ChatDirectory:
         self._chats: _Links[int, ChatLink] = _Links()
         self._members: _Links[tuple[int, int], str] = _Links()
 
-    async def link_chat(self, chat_id: int, household_id: str, budget_id: str) -> ChatLink:
-        """Links the chat if it has no household yet; returns the link that holds."""
+    async def link_chat(self, chat_id: int, household_id: str, budget_id: str,
+                        *, created_at: datetime | None = None) -> ChatLink:
+        """Links the chat if it has no household yet (at `created_at`, now by default); returns
+        the link that holds."""
         own = self._db.current is None  # committed when the block ends, unless joined to another
         async with self._db.transaction() as unit:
             connection = unit.connection
             await connection.execute(
                 insert_for(connection.dialect.name, chats)
                 .values(chat_id=chat_id, household_id=household_id, budget_id=budget_id,
-                        created_at=datetime.now(UTC))
+                        created_at=created_at or datetime.now(UTC))
                 .on_conflict_do_nothing(index_elements=[chats.c.chat_id]))
             row = (await connection.execute(
-                select(chats.c.household_id, chats.c.budget_id).where(chats.c.chat_id == chat_id))).one()
-        link = ChatLink(row.household_id, row.budget_id)
+                select(chats.c.household_id, chats.c.budget_id, chats.c.created_at)
+                .where(chats.c.chat_id == chat_id))).one()
+        link = ChatLink(row.household_id, row.budget_id, row.created_at)
         if own:
             self._chats.put(chat_id, link)
         return link
@@ -81,14 +94,19 @@ class ChatDirectory:
         committed = self._db.current is None
         async with self._db.reading() as connection:
             row = (await connection.execute(
-                select(chats.c.household_id, chats.c.budget_id).where(chats.c.chat_id == chat_id)
-            )).one_or_none()
+                select(chats.c.household_id, chats.c.budget_id, chats.c.created_at)
+                .where(chats.c.chat_id == chat_id))).one_or_none()
         if row is None:
             return None
-        link = ChatLink(row.household_id, row.budget_id)
+        link = ChatLink(row.household_id, row.budget_id, row.created_at)
         if committed:
             self._chats.put(chat_id, link)
         return link
+
+    def forget_chat(self, chat_id: int) -> None:
+        """Drops what this process remembers of the chat (its household was erased or moved)."""
+        self._chats.forget(lambda key: key != chat_id)
+        self._members.forget(lambda key: key[0] != chat_id)
 
     async def link_member(self, chat_id: int, user_id: int, member_id: str) -> str:
         """Links the user to a member of the chat's household unless already linked; returns

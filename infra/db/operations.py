@@ -159,6 +159,15 @@ class SqlOperationLog:
             await unit.connection.execute(
                 update(operations).where(self._this(operation_id)).values(message_id=message_id))
 
+    async def pending(self) -> list[Operation]:
+        """The scope's operations still waiting for a confirmation, oldest first."""
+        async with self._db.reading() as connection:
+            rows = (await connection.execute(select(operations).where(
+                operations.c.scope == self.scope, operations.c.status == PENDING,
+                operations.c.created_at >= self._now() - self._ttl)
+                .order_by(operations.c.created_at))).all()
+        return [_operation(row) for row in rows]
+
     async def _read(self, connection: AsyncConnection, operation_id: str) -> Operation | None:
         row = (await connection.execute(
             select(operations).where(self._this(operation_id)))).one_or_none()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from domain.agent.clock import Clock, utc_now
 from domain.agent.conversation import ConversationStore
@@ -15,6 +15,7 @@ from infra.db.conversations import SqlConversationStore
 from infra.db.engine import Database
 from infra.db.goals import SqlGoalRepository
 from infra.db.households import SqlHouseholdRepository
+from infra.db.lifecycle import erase_household, is_departed, mark_departed, migrate_chat
 from infra.db.operations import SqlOperationLog
 from infra.db.statement_imports import SqlStatementImports
 
@@ -39,3 +40,19 @@ class SqlStorage:
     def reading_together(self) -> AbstractAsyncContextManager[None]:
         """Reads share one transaction until the first write (Database.reading_together)."""
         return self.database.reading_together()
+
+    async def erase_household(self, household_id: str) -> None:
+        """Deletes every record of the household (infra.db.lifecycle.ERASED), in the caller's
+        transaction when there is one (a confirmation's)."""
+        await erase_household(self.database, household_id)
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
+        moved = await migrate_chat(self.database, old_chat_id, new_chat_id)
+        self.directory.forget_chat(old_chat_id)
+        return moved
+
+    async def set_departed(self, chat_id: int, departed: bool, *, now: datetime) -> None:
+        await mark_departed(self.database, chat_id, departed, now=now)
+
+    async def is_departed(self, chat_id: int) -> bool:
+        return await is_departed(self.database, chat_id)

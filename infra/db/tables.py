@@ -80,6 +80,9 @@ expenses = Table(
     Column("billing_day", SmallInteger, nullable=True),
     Column("payment_method", String(NAME), nullable=True),
     Column("position", Integer, nullable=False),
+    # The expected amount from each month on, JSON {"2026-06": 150000, ...} in minor units of
+    # `currency` (migration 0018b): NULL for an expense registered before it was kept.
+    Column("expected_history", Text, nullable=True),
 )
 
 expense_aliases = Table(
@@ -259,4 +262,12 @@ reminder_preferences = Table(
     Column("household_id", String(ID), primary_key=True),
     Column("enabled", Boolean, nullable=False),
     Column("changed_at", UtcDateTime, nullable=False),
+)
+
+# Groups the bot was removed from (my_chat_member: left or kicked): nothing is sent there until
+# it is added back, which deletes the row (bot/lifecycle.py).
+departed_chats = Table(
+    "departed_chats", metadata,
+    Column("chat_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("departed_at", UtcDateTime, nullable=False),
 )

@@ -556,6 +556,14 @@ class Group:
         answer = self.press(person, preview.confirm, preview.message_id, via=via)
         return answer, self.wait_edit(preview.message_id, since=since)
 
+    def join(self, person: Person, confirmed_by: Person = ANA, via: Webhook | None = None,
+             name: str = "") -> Call:
+        """`person` sends /entrar and `confirmed_by`, a member, confirms it: the edited preview."""
+        preview = self.propose(person, f"/entrar {name}".strip(), via=via)
+        answer, edited = self.confirm(confirmed_by, preview, via=via)
+        assert not alerted(answer), answer.params
+        return edited
+
     def settle(self, via: Webhook | None = None) -> None:
         """Returns once every update posted to this chat so far has been handled: the chat's
         updates run in order, so the answer to a later /ajuda comes after all of theirs."""

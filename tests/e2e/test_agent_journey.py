@@ -51,7 +51,7 @@ def test_members_talk_to_the_agent_confirm_its_previews_by_button_and_by_text_an
 ) -> None:
     casa = Group(tg, start_bot(llm), CHAT, title="Casa Ana e Bruno")
     casa.reply_to(ANA, "/start")
-    casa.reply_to(BRUNO, "/entrar")
+    casa.join(BRUNO)
     assert llm.requests == [], "commands never call the model"
 
     # A member's text -> registerExpense preview -> its own message with the two buttons.
@@ -119,7 +119,7 @@ def test_a_goal_created_through_the_chat_is_previewed_in_euros_and_confirmed(
 ) -> None:
     casa = Group(tg, start_bot(llm), CHAT, title="Casa Ana e Bruno")
     casa.reply_to(ANA, "/start")
-    casa.reply_to(BRUNO, "/entrar")
+    casa.join(BRUNO)
 
     llm.script([tool_calls(("createGoal", LUA_DE_MEL)),
                 text("Crio a meta Lua de mel de € 6.000,00 até 01/06/2028?")])

@@ -27,7 +27,7 @@ def couple_with_groceries(tg: FakeTelegramAPI, start_bot: BotStarter, chat_id: i
     """A household with Ana and Bruno and a confirmed "Mercado" expense of R$ 1.500,00."""
     casa = Group(tg, start_bot.running[0] if start_bot.running else start_bot(), chat_id)
     casa.reply_to(ANA, "/start")
-    casa.reply_to(BRUNO, "/entrar")
+    casa.join(BRUNO)
     casa.confirm(ANA, casa.propose(ANA, "/despesa Mercado 1.500"))
     return casa
 

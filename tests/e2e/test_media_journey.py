@@ -42,7 +42,7 @@ def spend(amount: str, expense: str, operation_id: str) -> dict[str, Any]:
 
 def a_household(casa: Group) -> None:
     casa.reply_to(ANA, "/start")
-    casa.reply_to(BRUNO, "/entrar")
+    casa.join(BRUNO)
     for command in ("/despesa Farmácia 300", "/despesa Mercado 1.500", "/despesa Padaria 100"):
         casa.confirm(ANA, casa.propose(ANA, command))
 

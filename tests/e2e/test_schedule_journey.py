@@ -61,7 +61,7 @@ def test_the_group_is_reminded_the_day_before_once_and_not_while_reminders_are_o
     with InProcessBot(settings, clock=clock) as bot:
         casa = Group(tg, bot, CHAT)
         casa.reply_to(ANA, "/start")
-        casa.reply_to(BRUNO, "/entrar")
+        casa.join(BRUNO)
         add_expense(casa, "/despesa Aluguel 3.200 dia 16")
 
         clock.now = sao_paulo(15, 9)
@@ -85,7 +85,7 @@ def test_grafico_sends_the_months_chart_as_a_png_photo(tg: FakeTelegramAPI, sqli
     with InProcessBot(settings, clock=clock) as bot:
         casa = Group(tg, bot, CHAT)
         casa.reply_to(ANA, "/start")
-        casa.reply_to(BRUNO, "/entrar")
+        casa.join(BRUNO)
         assert "/despesa" in casa.reply_to(ANA, "/grafico")  # nothing to draw yet
         add_expense(casa, "/despesa Mercado 1.500")
         casa.confirm(ANA, casa.propose(ANA, "/gasto 1.730,45 mercado"))
@@ -110,7 +110,7 @@ def test_two_workers_and_household_bot_remind_at_once_send_the_reminder_once(
     with first, second:
         casa = Group(tg, first, RACE_CHAT)
         casa.reply_to(ANA, "/start")
-        casa.reply_to(BRUNO, "/entrar")
+        casa.join(BRUNO)
         add_expense(casa, "/despesa Aluguel 3.200 dia 16")
 
         clock.now = sao_paulo(15, 9)  # both workers' checks now find it due, and so does remind

@@ -33,7 +33,7 @@ def test_a_redelivered_update_is_acknowledged_and_processed_once(
 ) -> None:
     casa = Group(tg, start_bot(), CHAT)
     casa.reply_to(ANA, "/start")
-    casa.reply_to(BRUNO, "/entrar")
+    casa.join(BRUNO)
     since = casa.mark()
     request = casa.message(ANA, "/despesa Aluguel 2.500 dia 10")
 

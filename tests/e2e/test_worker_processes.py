@@ -39,7 +39,7 @@ def test_a_preview_survives_a_killed_worker_and_is_confirmed_once_by_the_next_on
     try:
         casa = Group(tg, worker, RESTART_CHAT)
         casa.reply_to(ANA, "/start")
-        casa.reply_to(BRUNO, "/entrar")
+        casa.join(BRUNO)
         casa.confirm(BRUNO, casa.propose(ANA, "/despesa Mercado 1.500"))
         spend = casa.propose(BRUNO, "/gasto 37,90 mercado")
         wait_until_processed(sqlite_url)
@@ -105,7 +105,7 @@ def test_on_postgresql_two_workers_share_the_household_journey(
     casa = Group(shared_tg, first, PG_JOURNEY_CHAT, title="Casa no Postgres")
 
     assert "Casa no Postgres" in casa.reply_to(ANA, "/start", via=first)
-    assert "Bruno" in casa.reply_to(BRUNO, "/entrar", via=second)
+    assert "Bruno" in casa.join(BRUNO, via=second).params["text"]
     expense = casa.propose(ANA, "/despesa Mercado 1.500", via=first)
     answer, edit = casa.confirm(BRUNO, expense, via=second)
     assert answer_text(answer) == "✅ Confirmado." and without_keyboard(edit)
@@ -142,7 +142,7 @@ def test_on_postgresql_ten_presses_split_across_both_workers_write_once(
 ) -> None:
     casa = Group(shared_tg, two_workers[0], PG_PRESSES_CHAT)
     casa.reply_to(ANA, "/start")
-    casa.reply_to(BRUNO, "/entrar")
+    casa.join(BRUNO)
     casa.confirm(ANA, casa.propose(ANA, "/despesa Mercado 1.500"))
     spend = casa.propose(BRUNO, "/gasto 37,90 mercado")
     presses = [casa.press_update(ANA if i % 2 else BRUNO, spend.confirm, spend.message_id)

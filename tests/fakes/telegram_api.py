@@ -614,15 +614,17 @@ class FakeTelegramAPI:
         retry_after: int = 1,
         times: int = 1,
         description: str | None = None,
+        parameters: JSON | None = None,
     ) -> None:
         """Answer the next ``times`` calls to ``method`` with an error, as Telegram does.
 
         429 carries ``parameters.retry_after`` (PTB raises RetryAfter); other statuses answer
-        ``description`` (default: Telegram's generic text for the status).
+        ``description`` (default: Telegram's generic text for the status); ``parameters`` as
+        Telegram sends them (``{"migrate_to_chat_id": ...}`` makes PTB raise ChatMigrated).
         """
-        parameters: JSON | None = None
+        parameters_default: JSON | None = None
         if status == 429:
-            parameters = {"retry_after": retry_after}
+            parameters_default = {"retry_after": retry_after}
             text = description or f"Too Many Requests: retry after {retry_after}"
         else:
             text = description or {
@@ -634,6 +636,7 @@ class FakeTelegramAPI:
                 500: "Internal Server Error",
                 502: "Bad Gateway",
             }.get(status, "Error")
+        parameters = parameters or parameters_default
         canonical = self._canonical(method)
         with self._lock:
             self._faults.setdefault(canonical, []).append(

@@ -110,7 +110,7 @@ def couple_with_groceries(tg: FakeTelegramAPI, bot: InProcessBot, chat_id: int, 
     """Ana's /start, Bruno's /entrar and a confirmed "Mercado" expense of R$ 1.500,00, by webhook."""
     casa = Group(tg, bot, chat_id, title=title)
     casa.reply_to(ANA, "/start")
-    casa.reply_to(BRUNO, "/entrar")
+    casa.join(BRUNO)
     casa.confirm(ANA, casa.propose(ANA, "/despesa Mercado 1.500"))
     return casa
 

@@ -31,6 +31,8 @@ CASES = {
     18: "a hypothesis state machine of propose / confirm / cancel / repeat / conflict / expire",
     19: "presses and messages across 50 chats on 2 workers",
     20: "a callback answered too late (\"query is too old\")",
+    21: "a stranger's /entrar confirmed by themselves",
+    22: "/apagar racing a confirmation on another worker",
 }
 
 

@@ -96,7 +96,9 @@ class LeaseWorker(WorkerProcess):
 async def couple_with_groceries(service: HouseholdService, chat_id: int) -> None:
     """/start by Ana, /entrar by Bruno, and a confirmed "Mercado" expense of R$ 1.500,00."""
     await service.start(chat_id, "Casa", ANA)
-    await service.join(chat_id, BRUNO, None)
+    [join] = await service.join(chat_id, BRUNO, None)
+    assert isinstance(join, Preview)
+    assert not (await service.press(chat_id, ANA.user_id, callback_data(CONFIRM, join.key))).alert
     [preview] = await service.command(chat_id, ANA, "despesa", "Mercado 1.500")
     assert isinstance(preview, Preview)
     result = await service.press(chat_id, ANA.user_id, callback_data(CONFIRM, preview.key))

@@ -51,7 +51,7 @@ def test_a_crash_after_the_commit_before_the_telegram_reply_is_answered_ja_confi
         try:
             casa = Group(tg, worker, CHAT)
             casa.reply_to(ANA, "/start")
-            casa.reply_to(BRUNO, "/entrar")
+            casa.join(BRUNO)
             casa.confirm(ANA, casa.propose(ANA, "/despesa Mercado 1.500"))
             for n in range(1, rounds + 1):
                 spend = casa.propose(ANA, f"/gasto {n} mercado {MONTH}")

@@ -55,7 +55,7 @@ def three_workers(pool_tg: FakeTelegramAPI, pool_url: str,
 def _couple(tg: FakeTelegramAPI, workers: list[WorkerProcess], chat_id: int) -> Group:
     casa = Group(tg, workers[0], chat_id)
     casa.reply_to(ANA, "/start", via=workers[0])
-    casa.reply_to(BRUNO, "/entrar", via=workers[1])
+    casa.join(BRUNO, via=workers[1])
     casa.confirm(ANA, casa.propose(ANA, "/despesa Mercado 1.500", via=workers[2]), via=workers[0])
     return casa
 

@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+import logging
+import sys
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
-from bot.console import Console
+import pytest
+
+from bot import rendering
+from bot.console import Console, enable_line_editing, person_id, quiet_logging
 from bot.service import HouseholdService
 from tests.fakes.storage import InMemoryStorage
 
 
 def clock() -> datetime:
     return datetime(2026, 6, 15, 12, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def restore_logging() -> Iterator[None]:
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
 
 
 def a_console() -> tuple[Console, list[str]]:
@@ -57,4 +72,79 @@ async def test_free_text_without_a_model_points_to_the_commands_and_quit_ends() 
 
     assert await console.handle("oi, quanto gastamos?")
     assert "/gasto" in printed[-1]
-    assert not await console.handle("/sair")
+    assert not await console.handle("/fim")
+
+
+async def test_a_first_command_in_a_new_console_says_to_start_and_names_nobody_after_it() -> None:
+    console, printed = a_console()
+
+    await console.handle("/despesa Aluguel 2.500")
+
+    assert printed[-1] == rendering.not_started_text() and "/start" in printed[-1]
+    assert console.speaker is not None and console.speaker.first_name == "Eu"
+
+
+async def test_people_keep_their_ids_by_name_across_a_restart() -> None:
+    storage = InMemoryStorage(clock=clock)
+    first = Console(HouseholdService(storage, model=None, clock=clock), write=[].append)
+    await first.switch("Ana")
+    await first.handle("/start")
+    await first.switch("Bruno")
+    await first.switch("Ana")
+    printed: list[str] = []
+    again = Console(HouseholdService(storage, model=None, clock=clock), write=printed.append)
+
+    await again.switch("Bruno")  # typed first after the restart
+    await again.handle("/entrar")
+    assert "Bruno quer entrar na casa" in printed[-1]
+    await again.switch("ana")
+    await again.handle("/entrar")
+
+    assert printed[-1] == "Ana já é membro da casa."
+    assert person_id("Ana") != person_id("Bruno") == person_id("BRUNO")
+
+
+async def test_previews_from_before_a_restart_are_listed_and_pressable() -> None:
+    storage = InMemoryStorage(clock=clock)
+    first = Console(HouseholdService(storage, model=None, clock=clock), write=[].append)
+    await first.switch("Ana")
+    await first.handle("/start")
+    await first.handle("/despesa Luz 200")
+    printed: list[str] = []
+    again = Console(HouseholdService(storage, model=None, clock=clock), write=printed.append)
+    await again.switch("Ana")
+
+    await again.handle("/pendentes")
+    assert "Luz" in printed[-1] and "[1] ✅ Confirmar" in printed[-1]
+    await again.handle("1")
+
+    assert printed[-1].startswith("✅ Despesa cadastrada por Ana")
+
+
+async def test_a_wrong_number_gets_a_short_message_not_the_help() -> None:
+    console, printed = a_console()
+    await console.switch("Ana")
+    await console.handle("/start")
+
+    await console.handle("7")
+
+    assert printed[-1] == "Não há opção 7. Veja as propostas pendentes com /pendentes."
+
+
+async def test_log_lines_stay_out_of_the_conversation(capsys: pytest.CaptureFixture[str]) -> None:
+    console, printed = a_console()
+    await console.switch("Ana")
+    await console.handle("/start")
+    await console.handle("/despesa Luz 200")
+    await console.switch("Carla")
+    quiet_logging()
+
+    await console.handle("1")  # a non-member's press, which the service logs as a warning
+
+    assert "/entrar" in printed[-1]
+    assert "refused" not in capsys.readouterr().err
+
+
+def test_the_console_turns_line_editing_on() -> None:
+    assert enable_line_editing() is True
+    assert "readline" in sys.modules

@@ -262,8 +262,18 @@ def test_is_on_track_is_none_without_a_deadline() -> None:
     assert honeymoon(deadline=None).is_on_track(date(2026, 9, 1)) is None
 
 
-def test_a_new_goal_is_on_track_on_its_first_day() -> None:
-    assert honeymoon().is_on_track(date(2026, 6, 1)) is True
+def test_a_new_goal_with_little_saved_is_not_said_to_be_on_track_on_its_first_day() -> None:
+    goal = honeymoon()
+    goal.contribute(ANA, eur(100), date(2026, 6, 1))  # the first month's share is 6000 / 24 = 250
+
+    assert goal.is_on_track(date(2026, 6, 1)) is None
+
+
+def test_a_new_goal_with_its_first_months_share_saved_is_on_track() -> None:
+    goal = honeymoon()
+    goal.contribute(ANA, eur(250), date(2026, 6, 1))
+
+    assert goal.is_on_track(date(2026, 6, 1)) is True
 
 
 def test_a_goal_is_on_track_with_its_straight_line_share_saved() -> None:

@@ -21,6 +21,7 @@ from domain.agent.model import FailureKind, ModelFailure
 from domain.money import Money, Period
 from tests.fakes.scripted_model import ScriptedModel, call, say
 from tests.fakes.storage import InMemoryStorage
+from tests.unit.test_household_service import admitted
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 CHAT = -1001
@@ -71,7 +72,7 @@ async def household(storage: InMemoryStorage, model: ScriptedModel | None,
                     transcriber: FakeTranscriber | None = None) -> MediaService:
     service = HouseholdService(storage, model=model, clock=lambda: NOW)
     await service.start(CHAT, "Casa", ANA)
-    await service.join(CHAT, BRUNO, None)
+    await admitted(service, BRUNO)
     link = await storage.directory.household_of_chat(CHAT)
     assert link is not None
     budget = await storage.budgets.load(link.budget_id)

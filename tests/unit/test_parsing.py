@@ -318,7 +318,7 @@ def test_a_summary_command_takes_an_optional_month(
         (parse_ajuste, "ajuste", "", None),
         (parse_ajuste, "ajuste", "mercado", "Falta o valor"),
         (parse_ajuste, "ajuste", "1.800", "Falta o nome"),
-        (parse_ajuste, "ajuste", "mercado muito", "O valor vem por último"),
+        (parse_ajuste, "ajuste", "mercado muito", "“muito” não é um valor. O novo valor vem por último"),
         (parse_ajuste, "ajuste", "mercado 1.800,555", "“1.800,555”"),
         (parse_aporte, "aporte", "", None),
         (parse_aporte, "aporte", "R$ 500", "Falta a meta"),

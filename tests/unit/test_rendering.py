@@ -434,10 +434,16 @@ def test_help_lists_every_command_with_its_example_and_free_text_examples() -> N
     assert len(text) <= 4096
 
 
-def test_without_a_model_free_text_points_to_the_commands() -> None:
+def test_without_a_model_free_text_gets_a_short_note_not_the_whole_help() -> None:
     text = no_model_text()
-    for example in CONTRACT_EXAMPLES:
-        assert example in text
+    assert "/gasto 37,90 mercado" in text and "/ajuda" in text
+    assert "• /ajuda: esta mensagem" not in text
+    assert len(text) < len(help_text()) // 3
+
+
+def test_help_says_how_to_start_and_how_to_join() -> None:
+    text = help_text()
+    assert "/start" in text and "/entrar" in text and "/sair" in text and "/apagar" in text
 
 
 def test_a_domain_error_shows_its_own_message() -> None:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from bot.chart import DPI, WIDTH_IN, render_month_chart
 from bot.month import ExpenseLine, GoalLine, MonthReport
-from bot.schedule_text import bill_reminder, closing_text, split_message
+from bot.schedule_text import bill_reminder, closing_text
+from bot.sending import split_text as split_message
 from domain.money import Money, Period
 
 ROOT = Path(__file__).resolve().parents[2]

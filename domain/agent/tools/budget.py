@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field
 
+from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today
 from domain.agent.operations import OperationLog
 from domain.agent.receipts import ToolReceipt
 from domain.agent.tools.base import (
@@ -41,15 +42,23 @@ def positive(money: MoneyArg, what: str) -> Money:
 
 class _BudgetWriteTool(WriteTool[Any]):
     def __init__(self, budget_repo: BudgetRepository, budget_id: str,
-                 operations: OperationLog | None = None) -> None:
+                 operations: OperationLog | None = None, *, now: Clock | None = None,
+                 timezone: str = DEFAULT_TIMEZONE) -> None:
         super().__init__(operations)
         self.budget_repo = budget_repo
         self.budget_id = budget_id
+        self.now = now
+        self.timezone = timezone
 
     @classmethod
     def create(cls, *, budget_repo: BudgetRepository, budget_id: str,
-               operations: OperationLog | None = None) -> Any:
-        return cls(budget_repo, budget_id, operations)
+               operations: OperationLog | None = None, now: Clock | None = None,
+               timezone: str = DEFAULT_TIMEZONE) -> Any:
+        return cls(budget_repo, budget_id, operations, now=now, timezone=timezone)
+
+    def _this_month(self) -> Period | None:
+        """The month a registration or an adjustment takes effect (None without a clock)."""
+        return Period.of(local_today(self.now, self.timezone)) if self.now is not None else None
 
 
 class RecordSpendArgs(WriteArgs):
@@ -111,7 +120,7 @@ class RegisterExpenseTool(_BudgetWriteTool):
         expense = budget.register(
             args.name, positive(args.expected, "O valor esperado"), aliases=args.aliases or (),
             category=args.category, billing_day=args.billing_day,
-            payment_method=args.payment_method)
+            payment_method=args.payment_method, since=self._this_month())
         preview = {"name": expense.name, "expected": money_dict(expense.expected),
                    "category": expense.category, "billingDay": expense.billing_day,
                    "paymentMethod": expense.payment_method}
@@ -138,7 +147,8 @@ class AdjustExpenseTool(_BudgetWriteTool):
     async def _stage(self, args: AdjustExpenseArgs) -> Staged:
         budget = await self.budget_repo.load(self.budget_id, periods=())
         old_expected = budget.find_by_name(args.expense).expected
-        budget.adjust_amount(args.expense, positive(args.new_expected, "O novo valor"))
+        budget.adjust_amount(args.expense, positive(args.new_expected, "O novo valor"),
+                             effective=self._this_month())
         new_expected = budget.find_by_name(args.expense).expected
         preview = {"expense": args.expense, "oldExpected": money_dict(old_expected),
                    "newExpected": money_dict(new_expected)}
@@ -194,14 +204,18 @@ class BudgetTool(ReadTool[BudgetStatusArgs]):
     async def read(self, args: BudgetStatusArgs) -> dict[str, Any]:
         period = Period.parse(args.period)
         budget = await self.budget_repo.load(self.budget_id, periods=[period])
+        # The month as it was: expenses registered later are left out (unless spent on then),
+        # and each at the expected amount it had in that month.
+        shown = [e for e in budget.expenses
+                 if e.existed_in(period) or not e.actual_for(period).is_zero]
         return {
             "period": str(period),
             "expenses": [
-                {"name": e.name, "expected": money_dict(e.expected),
+                {"name": e.name, "expected": money_dict(e.expected_for(period)),
                  "actual": money_dict(e.actual_for(period))}
-                for e in budget.expenses
+                for e in shown
             ],
-            "totals": {"expected": money_dict(budget.expected_total()),
+            "totals": {"expected": money_dict(budget.expected_total_for(period)),
                        "actual": money_dict(budget.actual_total(period))},
             "income": money_dict(budget.income) if budget.income is not None else None,
         }

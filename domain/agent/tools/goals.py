@@ -21,7 +21,7 @@ from domain.agent.tools.base import (
     parse_date,
 )
 from domain.agent.tools.budget import positive
-from domain.errors import AmbiguousName, InvalidArgument, UnknownGoal, UnknownMember
+from domain.errors import AmbiguousName, DuplicateName, InvalidArgument, UnknownGoal, UnknownMember
 from domain.goals import Goal
 from domain.household import Household, Member
 from domain.money import Money
@@ -161,6 +161,12 @@ class CreateGoalTool(WriteTool[CreateGoalArgs]):
         members = [self.household.member_named(name) for name in args.contributors]
         deadline = parse_date(args.deadline, "Prazo") if args.deadline else None
         target = positive(args.target, "O valor da meta")
+        # Savings are made in the household's currency: a target that cannot be converted
+        # would hide every goal's progress later, so it is refused now, naming the currency.
+        self.rates.convert(Money.of(1, target.currency), self.household.currency)
+        for existing in await self.goal_repo.list(self.household.id, history=False):
+            if fold(existing.name) == fold(args.name):
+                raise DuplicateName(args.name, f"a meta {existing.name}")
         goal = Goal.create(args.name, target, members=members, created_at=today, deadline=deadline,
                            household_id=self.household.id)
         preview: dict[str, Any] = {"name": args.name, "target": target.plain()}

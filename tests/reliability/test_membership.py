@@ -1,0 +1,139 @@
+"""Who may write, and erasure racing a write (cases 21 and 22), on SQLite and PostgreSQL, with
+worker processes that each have their own engine and service: the database alone decides."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from bot import rendering
+from bot.service import CONFIRM, HouseholdService, Preview, Speaker, callback_data
+from infra.db import Database, SqlStorage
+from infra.db.lifecycle import ERASED, HouseholdKeys
+from infra.db.tables import metadata
+from tests.integration.conftest import Backend
+from tests.reliability.press_worker import press_rounds
+from tests.reliability.report import Figures
+from tests.reliability.scale import SCALE
+from tests.reliability.support import ANA, BRUNO, couple_with_groceries, race, spend_preview, sync
+
+STRANGER = Speaker(666, "Zé")
+CHAT = -1008000000001
+PRESSES_PER_WORKER = 4
+
+
+async def _table_rows(database: Database) -> dict[str, int]:
+    async with database.reading() as connection:
+        return {table.name: int((await connection.execute(
+            select(func.count()).select_from(table))).scalar_one()) for table in metadata.sorted_tables}
+
+
+async def _household_rows(database: Database, chat_id: int, keys: HouseholdKeys) -> int:
+    """Rows of that household in every household table (the erasure's own registry)."""
+    keys = HouseholdKeys(keys.household_id, (chat_id,), keys.budget_ids)
+    total = 0
+    async with database.reading() as connection:
+        for table, where in ERASED:
+            total += int((await connection.execute(
+                select(func.count()).select_from(table).where(where(keys)))).scalar_one())
+    return total
+
+
+# --------------------------------------------------------------------------- case 21
+
+
+async def _strangers_request(backend: Backend) -> tuple[str, dict[str, int]]:
+    database = backend.open()
+    try:
+        service = HouseholdService(SqlStorage(database))
+        await couple_with_groceries(service, CHAT)
+        [request] = await service.join(CHAT, STRANGER, None)
+        assert isinstance(request, Preview)
+        return callback_data(CONFIRM, request.key), await _table_rows(database)
+    finally:
+        await database.dispose()
+
+
+async def _after(backend: Backend) -> tuple[dict[str, int], bool, str]:
+    database = backend.open()
+    try:
+        service = HouseholdService(SqlStorage(database))
+        member = await service.member(CHAT, STRANGER.user_id)
+        pending = await service.pending_previews(CHAT)
+        return await _table_rows(database), member is None, pending[0].text if pending else ""
+    finally:
+        await database.dispose()
+
+
+def test_a_strangers_entrar_confirmed_by_themselves_is_refused_and_writes_nothing(
+        backend: Backend, figures: Figures) -> None:
+    data, before = sync(_strangers_request(backend))
+    presses = [[(STRANGER.user_id, data)] * PRESSES_PER_WORKER]
+
+    answers = race(press_rounds, [(backend.url, backend.engine_options, CHAT, presses)] * 2)
+
+    after, still_a_stranger, pending = sync(_after(backend))
+    refused = [alert and answer == rendering.own_join_alert()
+               for worker in answers for answer, alert in worker[0]]
+    changed = sum(abs(after[name] - before[name]) for name in before)
+    held = figures.add(21, f"{backend.name}, 2 service processes", attempts=len(refused),
+                       expected=f"{len(refused)} refused, 0 rows written",
+                       seen=f"{sum(refused)} refused, {changed} rows written")
+    assert held
+    assert still_a_stranger and "Zé quer entrar na casa" in pending
+
+
+# --------------------------------------------------------------------------- case 22
+
+
+async def _erase_and_spend(backend: Backend, chat_id: int) -> tuple[str, str, HouseholdKeys]:
+    """A couple's household in `chat_id`, a spend preview, and an /apagar preview."""
+    database = backend.open()
+    try:
+        storage = SqlStorage(database)
+        service = HouseholdService(storage)
+        await couple_with_groceries(service, chat_id)
+        spend = await spend_preview(service, chat_id, "37,90")
+        [erase] = await service.erase(chat_id, BRUNO)
+        assert isinstance(erase, Preview)
+        link = await storage.directory.household_of_chat(chat_id)
+        assert link is not None
+        keys = HouseholdKeys(link.household_id, (chat_id,), (link.budget_id,))
+        return callback_data(CONFIRM, erase.key), callback_data(CONFIRM, spend.key), keys
+    finally:
+        await database.dispose()
+
+
+async def _left_of(backend: Backend, chat_id: int, keys: HouseholdKeys) -> tuple[int, bool]:
+    database = backend.open()
+    try:
+        service = HouseholdService(SqlStorage(database))
+        return await _household_rows(database, chat_id, keys), await service.member(chat_id, ANA.user_id) is None
+    finally:
+        await database.dispose()
+
+
+def test_apagar_racing_a_confirmation_on_another_worker_ends_deleted_and_recreates_nothing(
+        backend: Backend, figures: Figures) -> None:
+    rounds = SCALE.race_rounds
+    left_per_round, spend_won = [], 0
+    for n in range(rounds):
+        chat_id = CHAT - 1 - n
+        erase, spend, keys = sync(_erase_and_spend(backend, chat_id))
+
+        answers = race(press_rounds, [
+            (backend.url, backend.engine_options, chat_id, [[(ANA.user_id, erase)]]),
+            (backend.url, backend.engine_options, chat_id, [[(BRUNO.user_id, spend)]])])
+
+        left, gone = sync(_left_of(backend, chat_id, keys))
+        assert gone
+        left_per_round.append(left)
+        outcomes = sorted(answer for worker in answers for answer, _ in worker[0])
+        assert outcomes.count(rendering.confirmed_answer()) >= 1, outcomes  # the erasure always wins
+        spend_won += outcomes.count(rendering.confirmed_answer()) - 1
+
+    held = figures.add(22, f"{backend.name}, 2 service processes", attempts=rounds,
+                       expected=f"household rows left per round: {[0] * rounds}",
+                       seen=f"household rows left per round: {left_per_round} "
+                            f"(the spend was confirmed first in {spend_won})",
+                       held=left_per_round == [0] * rounds)
+    assert held, f"rows of the erased household left per round: {left_per_round}; spend won {spend_won}"
