@@ -12,7 +12,7 @@ from telegram import (
     InlineKeyboardMarkup,
     Update,
 )
-from telegram.error import BadRequest
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -24,6 +24,7 @@ from telegram.ext import (
 
 from bot import rendering
 from bot.commands import WRITE_COMMANDS, resumo_period
+from bot.delivery import with_retries
 from bot.parsing import CommandUsageError
 from bot.rate_limit import SharedGroupLimiter
 from bot.service import (
@@ -76,18 +77,39 @@ def keyboard(key: str) -> InlineKeyboardMarkup:
 
 
 async def deliver(context: ContextTypes.DEFAULT_TYPE, chat_id: int, outcomes: list[Outcome]) -> None:
-    """Sends replies and previews (remembering each preview's message) and applies edits."""
+    """Sends replies and previews (remembering each preview's message) and applies edits.
+
+    Each goes out on its own (bot/delivery.py): a reply Telegram refuses never keeps a preview
+    from being posted, and a preview that cannot be posted is closed and the chat told."""
     service = service_of(context)
     async with room_ahead(context, chat_id, sum(isinstance(o, Reply | Preview) for o in outcomes)):
         for outcome in outcomes:
             if isinstance(outcome, Reply):
-                await context.bot.send_message(chat_id, outcome.text)
+                try:
+                    await with_retries(lambda o=outcome: context.bot.send_message(chat_id, o.text),
+                                       what=f"reply to chat {chat_id}")
+                except TelegramError as error:
+                    log.warning("reply to chat %s not sent: %s", chat_id, error)
             elif isinstance(outcome, Preview):
-                message = await context.bot.send_message(chat_id, outcome.text,
-                                                         reply_markup=keyboard(outcome.key))
-                await service.preview_posted(chat_id, outcome.operation_id, message.message_id)
+                await post_preview(context, chat_id, outcome)
             elif isinstance(outcome, Edit):
                 await edit(context, chat_id, outcome)
+
+
+async def post_preview(context: ContextTypes.DEFAULT_TYPE, chat_id: int, preview: Preview) -> None:
+    """Posts a preview and stores its message id, which makes it confirmable; or closes it."""
+    service = service_of(context)
+    try:
+        message = await with_retries(
+            lambda: context.bot.send_message(chat_id, preview.text, reply_markup=keyboard(preview.key)),
+            what=f"preview {preview.operation_id} to chat {chat_id}")
+    except TelegramError as error:
+        log.warning("preview %s not posted in chat %s: %s", preview.operation_id, chat_id, error)
+        await service.preview_not_posted(chat_id, preview.operation_id)
+        with contextlib.suppress(TelegramError):
+            await context.bot.send_message(chat_id, rendering.preview_not_shown_text())
+        return
+    await service.preview_posted(chat_id, preview.operation_id, message.message_id)
 
 
 def room_ahead(context: ContextTypes.DEFAULT_TYPE, chat_id: int,

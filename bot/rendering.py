@@ -602,3 +602,31 @@ def confirmed_answer() -> str:
 
 def cancelled_answer() -> str:
     return "❌ Cancelado."
+
+
+# --------------------------------------------------------------------------- delivery and hostile input
+
+
+def preview_not_shown_text() -> str:
+    """Said when a preview could not be posted: it was closed, so nobody can confirm it unseen."""
+    return ("⚠️ Não consegui mostrar a prévia do pedido aqui no grupo, então ela foi cancelada e "
+            "nada foi registrado. Peça de novo, por favor.")
+
+
+def reply_not_sent_text() -> str:
+    return "⚠️ Não consegui enviar a resposta completa; as prévias, se houver, seguem abaixo."
+
+
+def nul_byte_text() -> str:
+    return "⚠️ A mensagem tem um caractere inválido (byte nulo); nada foi registrado. Escreva de novo sem ele."
+
+
+def text_too_long_text(limit: int) -> str:
+    count = f"{limit:,}".replace(",", ".")
+    return (f"⚠️ A mensagem é longa demais para eu ler ({count} caracteres no máximo); "
+            "nada foi registrado. Mande um pedido mais curto.")
+
+
+def too_many_calls_text(limit: int) -> str:
+    return (f"⚠️ O pedido gerou ações demais de uma vez (mais de {limit}); só as primeiras foram "
+            "consideradas. Nada foi registrado sem confirmação; se faltou algo, peça em partes.")

@@ -331,6 +331,11 @@ class HouseholdService:
     async def preview_posted(self, chat_id: int, operation_id: str, message_id: int) -> None:
         await self.storage.operations(self._scope(chat_id)).attach_message(operation_id, message_id)
 
+    async def preview_not_posted(self, chat_id: int, operation_id: str) -> None:
+        """A preview that never reached the chat is closed: nobody saw it, nobody may confirm it."""
+        with contextlib.suppress(DomainError):
+            await self.storage.operations(self._scope(chat_id)).cancel(operation_id, cancelled_by=None)
+
     async def press(self, chat_id: int, user_id: int, data: str | None) -> PressResult:
         """A Confirmar/Cancelar press. Callback data is hostile until it names a pending operation
         of this very chat, and only a member of this chat's household may press."""

@@ -126,6 +126,17 @@ class OperationClosed(DomainError):
         self.status = status
 
 
+class PreviewNotShown(DomainError):
+    """The operation's preview never reached the chat: nobody saw it, so nobody may confirm it."""
+
+    def __init__(self, operation_id: str) -> None:
+        super().__init__(
+            f'A prévia da operação "{operation_id}" não chegou ao grupo, então ninguém a viu e '
+            "ela não pode ser confirmada. Proponha de novo com um operationId novo."
+        )
+        self.operation_id = operation_id
+
+
 class UnknownOperation(DomainError):
     def __init__(self, operation_id: str) -> None:
         super().__init__(f'Não há operação pendente "{operation_id}".')

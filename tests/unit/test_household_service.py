@@ -53,6 +53,28 @@ JUNE = Period(2026, 6)
 MAY = Period(2026, 5)
 
 
+class PostingService(HouseholdService):
+    """The service as the handlers drive it: every preview it returns is posted (its message id
+    stored), as bot.handlers.deliver does; only a posted preview can be confirmed."""
+
+    _message_ids = 0
+
+    async def _posted(self, chat_id: int, outcomes: list[Outcome]) -> list[Outcome]:
+        for outcome in outcomes:
+            if isinstance(outcome, Preview):
+                PostingService._message_ids += 1
+                await self.preview_posted(chat_id, outcome.operation_id, 10_000 + self._message_ids)
+        return outcomes
+
+    async def command(self, chat_id: int, speaker: Speaker, command: str, text: str, *,
+                      operation_id: str | None = None) -> list[Outcome]:
+        return await self._posted(chat_id, await super().command(
+            chat_id, speaker, command, text, operation_id=operation_id))
+
+    async def talk(self, chat_id: int, speaker: Speaker, text: str) -> list[Outcome]:
+        return await self._posted(chat_id, await super().talk(chat_id, speaker, text))
+
+
 class Clock:
     def __init__(self, now: datetime) -> None:
         self.now = now
@@ -76,7 +98,7 @@ def storage(clock: Clock) -> InMemoryStorage:
 
 @pytest.fixture
 def service(storage: InMemoryStorage, clock: Clock) -> HouseholdService:
-    return HouseholdService(storage, model=None, clock=clock, ttl=TTL)
+    return PostingService(storage, model=None, clock=clock, ttl=TTL)
 
 
 @pytest.fixture
@@ -306,7 +328,7 @@ async def test_confirmar_writes_the_spend_exactly_once(
 
     result = await service.press(CHAT, ANA.user_id, ok(preview))
 
-    assert result == PressResult(rendering.confirmed_answer())
+    assert (result.answer, result.alert) == (rendering.confirmed_answer(), False)
     assert await actual(storage, "Mercado") == Decimal("37.90")
     assert saves(storage) == writes + 1
     operation = await stored_operation(storage, preview.operation_id)
@@ -676,12 +698,51 @@ async def test_a_cancel_edits_the_posted_preview_to_the_cancelled_text(service: 
     assert "Nada foi registrado" in result.edit.text
 
 
-async def test_a_press_on_an_unposted_preview_has_no_edit(service: HouseholdService) -> None:
-    preview = await spend_preview(service)
+async def test_a_press_on_a_preview_that_was_never_posted_is_refused_and_writes_nothing(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await with_mercado(service)
+    preview = only_preview(await HouseholdService.command(service, CHAT, ANA, "gasto", "37,90 mercado"))
+    writes = saves(storage)
 
     result = await service.press(CHAT, ANA.user_id, ok(preview))
 
-    assert result.edit is None
+    assert result.alert and result.edit is None
+    assert "não chegou ao grupo" in result.answer
+    assert saves(storage) == writes
+    assert await actual(storage, "Mercado") == 0
+    assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.PENDING
+
+
+async def test_a_preview_that_could_not_be_posted_is_closed_for_good(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await with_mercado(service)
+    preview = only_preview(await HouseholdService.command(service, CHAT, ANA, "gasto", "37,90 mercado"))
+
+    await service.preview_not_posted(CHAT, preview.operation_id)
+    await service.preview_posted(CHAT, preview.operation_id, 900)  # a late id changes nothing
+    result = await service.press(CHAT, ANA.user_id, ok(preview))
+
+    assert result.alert
+    assert await actual(storage, "Mercado") == 0
+    assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.CANCELLED
+
+
+async def test_the_model_cannot_confirm_a_preview_that_was_never_posted(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel(call("recordSpend", spend_args()), say("Confirma?"),
+                          call("recordSpend", spend_args(confirm=True)), say("Pronto!"))
+    service = agent(storage, clock, model)
+    await couple(service)
+    await with_mercado(service)
+    writes = saves(storage)
+
+    await HouseholdService.talk(service, CHAT, ANA, "gastei 37,90 no mercado")  # never posted
+    reply = await HouseholdService.talk(service, CHAT, BRUNO, "ué, deu erro? confirma aí")
+
+    assert saves(storage) == writes
+    assert await actual(storage, "Mercado") == 0
+    assert not any(isinstance(o, Edit) for o in reply)
+    assert "não chegou ao grupo" in str(model.requests[-1].messages[-1]["content"])
 
 
 # --------------------------------------------------------------------------- the agent
@@ -693,7 +754,7 @@ def spend_args(**extra: Any) -> dict[str, Any]:
 
 
 def agent(storage: InMemoryStorage, clock: Clock, model: ScriptedModel) -> HouseholdService:
-    return HouseholdService(storage, model=model, clock=clock, ttl=TTL)
+    return PostingService(storage, model=model, clock=clock, ttl=TTL)
 
 
 async def test_a_members_text_reaches_the_model_with_the_sender_and_the_working_memory(
@@ -924,8 +985,11 @@ async def test_a_command_processed_again_after_a_crash_does_not_propose_twice(
     await couple(service)
     await with_mercado(service)
 
-    first = only_preview(await service.command(CHAT, ANA, "gasto", "10 mercado", operation_id="cmd-77"))
-    unposted_again = await service.command(CHAT, ANA, "gasto", "10 mercado", operation_id="cmd-77")
+    # The handler died before posting: the service as called, without PostingService's posting.
+    first = only_preview(await HouseholdService.command(service, CHAT, ANA, "gasto", "10 mercado",
+                                                        operation_id="cmd-77"))
+    unposted_again = await HouseholdService.command(service, CHAT, ANA, "gasto", "10 mercado",
+                                                    operation_id="cmd-77")
     await service.preview_posted(CHAT, first.operation_id, 501)
     posted_again = await service.command(CHAT, ANA, "gasto", "10 mercado", operation_id="cmd-77")
 
