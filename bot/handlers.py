@@ -81,7 +81,6 @@ async def deliver(context: ContextTypes.DEFAULT_TYPE, chat_id: int, outcomes: li
 
     Each goes out on its own (bot/delivery.py): a reply Telegram refuses never keeps a preview
     from being posted, and a preview that cannot be posted is closed and the chat told."""
-    service = service_of(context)
     async with room_ahead(context, chat_id, sum(isinstance(o, Reply | Preview) for o in outcomes)):
         for outcome in outcomes:
             if isinstance(outcome, Reply):
