@@ -19,12 +19,14 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
 from bot import rendering
 from bot.commands import WRITE_COMMANDS, resumo_period
 from bot.delivery import with_retries
+from bot.gate import gate
 from bot.parsing import CommandUsageError
 from bot.rate_limit import SharedGroupLimiter
 from bot.service import (
@@ -243,6 +245,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 def register(app: Application) -> None:
+    app.add_handler(TypeHandler(Update, gate), group=-1)  # bot/gate.py: ignored and refused updates
     app.add_handler(CommandHandler("start", start))
     app.add_handler(CommandHandler("entrar", join))
     app.add_handler(CommandHandler(["ajuda", "help"], help_command))

@@ -626,7 +626,3 @@ def text_too_long_text(limit: int) -> str:
     return (f"⚠️ A mensagem é longa demais para eu ler ({count} caracteres no máximo); "
             "nada foi registrado. Mande um pedido mais curto.")
 
-
-def too_many_calls_text(limit: int) -> str:
-    return (f"⚠️ O pedido gerou ações demais de uma vez (mais de {limit}); só as primeiras foram "
-            "consideradas. Nada foi registrado sem confirmação; se faltou algo, peça em partes.")

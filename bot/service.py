@@ -47,6 +47,7 @@ CALLBACK_SEPARATOR = ":"
 # rejects a NUL byte in text with an error, which turned a forged press into a handler failure).
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 NON_MEMBER_HINT_EVERY = timedelta(minutes=30)
+MAX_MODEL_TEXT = 4000  # characters of one message the model may be sent
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,8 @@ class HouseholdService:
 
     async def talk(self, chat_id: int, speaker: Speaker, text: str) -> list[Outcome]:
         """A member's free text goes to the agent; previews come back as their own messages."""
+        if len(text) > MAX_MODEL_TEXT:  # never sent to the model, nor stored
+            return [Reply(rendering.text_too_long_text(MAX_MODEL_TEXT))]
         # Everything the agent starts from, in one read transaction: the chat, the member, the
         # working memory and the conversation so far (the model is called outside it).
         async with self.storage.reading_together():
