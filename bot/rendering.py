@@ -24,6 +24,7 @@ from babel.numbers import format_currency, format_decimal
 from bot.parsing import ParseError
 from domain.errors import DomainError
 from domain.money import Money, Period, minor_units
+from domain.text import shorten
 
 __all__ = [
     "already_cancelled_alert",
@@ -50,6 +51,7 @@ __all__ = [
 
 LOCALE: Final = "pt_BR"
 BAR_CELLS: Final = 8
+PERCENT_CEILING: Final = 999
 FULL_CELL: Final = "▓"
 EMPTY_CELL: Final = "░"
 CONFIRM_QUESTION: Final = "Confirma?"
@@ -433,7 +435,9 @@ def _progress(actual: Any, expected: Any) -> str:
         return text
     percent = max(0, _percent(spent, planned))
     warning = " ⚠️" if percent > 100 else ""
-    return f"{text} {_bar(percent)} {percent} %{warning}"
+    # A ceiling: R$ 0,03 planned and R$ 2 bilhões spent is "mais de 999 %", not "66666666674 %".
+    shown = f"{percent} %" if percent <= PERCENT_CEILING else f"mais de {PERCENT_CEILING} %"
+    return f"{text} {_bar(percent)} {shown}{warning}"
 
 
 def _left_over(income: Any, actual: Any) -> str:
@@ -572,7 +576,11 @@ def error_text(error: BaseException) -> str:
 # --------------------------------------------------------------------------- membership and answers
 
 
+HOUSEHOLD_SHOWN: Final = 48  # a group title may be 128 characters; a message shows this many
+
+
 def welcome_text(household: str, member: str, *, created: bool, joined: bool) -> str:
+    household = shorten(household, HOUSEHOLD_SHOWN)
     if created:
         return (
             f"🏠 Casa “{household}” criada, e {member} já é membro.\n"

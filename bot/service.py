@@ -37,6 +37,7 @@ from domain.errors import DomainError, DuplicateName, OperationClosed
 from domain.household import Household, Member
 from domain.money import Period
 from domain.rates import DEFAULT_RATES, ExchangeRates
+from domain.text import safe_text
 
 log = logging.getLogger(__name__)
 
@@ -240,8 +241,9 @@ class HouseholdService:
     async def _shown(self, context: ChatContext, operation: Operation) -> dict[str, Any]:
         """The preview as a person should read it: the expense or goal as the household spells
         it ("Lua de mel", not the "lua" that was typed), so the member sees what will change.
-        The stored preview keeps the model's words, as the contract wants."""
-        shown = dict(operation.preview)
+        The stored preview keeps the model's words, as the contract wants; what is shown has
+        every text made safe (no line breaks, control or invisible characters)."""
+        shown = {key: _safe(value) for key, value in operation.preview.items()}
         try:
             if isinstance(shown.get("expense"), str):
                 shown["expense"] = (await self._expense_named(context, shown["expense"])).name
@@ -440,6 +442,15 @@ class HouseholdService:
             return False
         self._hinted[(chat_id, speaker.user_id)] = now
         return True
+
+
+def _safe(value: Any) -> Any:
+    """A preview's text values as they may be shown (domain.text.safe_text)."""
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, list):
+        return [_safe(item) for item in value]
+    return value
 
 
 class _History:

@@ -90,6 +90,15 @@ class DuplicateName(DomainError):
         super().__init__(f'O nome "{name}" já é usado por {owner}.')
 
 
+class LookAlikeName(DuplicateName):
+    """A name that only looks different from a member's (another script's letters, digits for
+    letters): a reader could not tell them apart."""
+
+    def __init__(self, name: str, member: str) -> None:
+        super().__init__(name, f"{member}, já membro da casa (os nomes se parecem demais)")
+        self.member = member
+
+
 class NotAGoalMember(DomainError):
     def __init__(self, member: str, goal: str) -> None:
         super().__init__(f'{member} não participa da meta "{goal}".')
