@@ -86,15 +86,23 @@ async def deliver(context: ContextTypes.DEFAULT_TYPE, chat_id: int, outcomes: li
     async with room_ahead(context, chat_id, sum(isinstance(o, Reply | Preview) for o in outcomes)):
         for outcome in outcomes:
             if isinstance(outcome, Reply):
-                try:
-                    await with_retries(lambda o=outcome: context.bot.send_message(chat_id, o.text),
-                                       what=f"reply to chat {chat_id}")
-                except TelegramError as error:
-                    log.warning("reply to chat %s not sent: %s", chat_id, error)
+                await send_reply(context, chat_id, outcome)
             elif isinstance(outcome, Preview):
                 await post_preview(context, chat_id, outcome)
             elif isinstance(outcome, Edit):
                 await edit(context, chat_id, outcome)
+
+
+async def send_reply(context: ContextTypes.DEFAULT_TYPE, chat_id: int, reply: Reply) -> None:
+    """A reply Telegram refuses (too long, empty, still failing after retries) is logged and
+    dropped: it never stops what comes after it."""
+    try:
+        await with_retries(lambda: context.bot.send_message(chat_id, reply.text),
+                           what=f"reply to chat {chat_id}")
+    except TelegramError as error:
+        log.warning("reply to chat %s not sent: %s", chat_id, error)
+        with contextlib.suppress(TelegramError):  # one try: the chat at least knows
+            await context.bot.send_message(chat_id, rendering.reply_not_sent_text())
 
 
 async def post_preview(context: ContextTypes.DEFAULT_TYPE, chat_id: int, preview: Preview) -> None:

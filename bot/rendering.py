@@ -622,7 +622,8 @@ def preview_not_shown_text() -> str:
 
 
 def reply_not_sent_text() -> str:
-    return "⚠️ Não consegui enviar a resposta completa; as prévias, se houver, seguem abaixo."
+    return ("⚠️ Não consegui enviar a resposta do assistente aqui. "
+            "Se houver algo para confirmar, a prévia vem em outra mensagem.")
 
 
 def nul_byte_text() -> str:

@@ -45,7 +45,7 @@ def test_a_preview_that_never_reached_the_chat_is_never_written_by_button_reply_
     # A reply over 4,096 characters (Telegram's 400) no longer keeps the preview from going out.
     llm.script([tool_calls(("recordSpend", spend("op-long", "900"))), text("Veja os detalhes. " * 300)])
     since = casa.mark()
-    casa.say(ANA, "gastei 900 no mercado", replies=1)
+    casa.say(ANA, "gastei 900 no mercado", replies=2)  # the notice that the text was lost, the preview
     refused = [c for c in tg.calls[since:] if c.method == "sendMessage" and c.status == 400]
     posted_after_long = len(previews_in(tg.calls[since:], UNSEEN_CHAT))
     casa.press(ANA, previews_in(tg.calls[since:], UNSEEN_CHAT)[0].cancel,
@@ -54,7 +54,8 @@ def test_a_preview_that_never_reached_the_chat_is_never_written_by_button_reply_
     # Telegram answers 502 to every attempt at the text and at the preview: the preview is
     # closed and the chat told; then a forged button, a member's "confirma" and the model try.
     llm.script([tool_calls(("recordSpend", spend("op-502", "900"))), text("Confirma?")])
-    tg.fail_next("sendMessage", status=502, times=2 * SEND_ATTEMPTS)
+    # (the text's attempts, the one notice that it was lost, the preview's attempts)
+    tg.fail_next("sendMessage", status=502, times=SEND_ATTEMPTS + 1 + SEND_ATTEMPTS)
     since = casa.mark()
     casa.say(ANA, "gastei 900 no mercado", replies=1)
     told = rendering.preview_not_shown_text() in texts(casa, since)
