@@ -12,7 +12,7 @@ from telegram import (
     InlineKeyboardMarkup,
     Update,
 )
-from telegram.error import BadRequest
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
@@ -21,11 +21,13 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
 from bot import lifecycle, rendering
 from bot.commands import WRITE_COMMANDS, resumo_period
+from bot.gate import gate
 from bot.parsing import CommandUsageError
 from bot.rate_limit import SharedGroupLimiter
 from bot.sending import may_send, parts_count, send_text
@@ -85,23 +87,51 @@ def keyboard(key: str) -> InlineKeyboardMarkup:
 
 
 async def deliver(context: ContextTypes.DEFAULT_TYPE, chat_id: int, outcomes: list[Outcome]) -> None:
-    """Sends replies and previews (remembering each preview's message) and applies edits."""
-    service = service_of(context)
+    """Sends replies and previews (remembering each preview's message) and applies edits.
+
+    Each goes out on its own (bot/delivery.py, bot/sending.py): a reply Telegram refuses never
+    keeps a preview from being posted, and a preview that cannot be posted is closed and the
+    chat told. Nothing goes to a group the bot was removed from."""
     if not outcomes or not await may_send(context, chat_id):
         return
     new_messages = sum(parts_count(o.text) for o in outcomes if isinstance(o, Reply | Preview))
     async with room_ahead(context, chat_id, new_messages):
         for outcome in outcomes:
             if isinstance(outcome, Reply):
-                await send_text(context, chat_id, outcome.text, checked=True)
+                await send_reply(context, chat_id, outcome)
             elif isinstance(outcome, Preview):
-                message = await send_text(context, chat_id, outcome.text, checked=True,
-                                          reply_markup=keyboard(outcome.key))
-                if message is not None:
-                    await service.preview_posted(message.chat_id, outcome.operation_id,
-                                                 message.message_id)
+                await post_preview(context, chat_id, outcome)
             elif isinstance(outcome, Edit):
                 await edit(context, chat_id, outcome)
+
+
+async def send_reply(context: ContextTypes.DEFAULT_TYPE, chat_id: int, reply: Reply) -> None:
+    """A reply Telegram refuses (too long, empty, still failing after retries) is logged and
+    dropped: it never stops what comes after it."""
+    try:
+        await send_text(context, chat_id, reply.text, checked=True)
+    except TelegramError as error:
+        log.warning("reply to chat %s not sent: %s", chat_id, error)
+        with contextlib.suppress(TelegramError):  # one try: the chat at least knows
+            await context.bot.send_message(chat_id, rendering.reply_not_sent_text())
+
+
+async def post_preview(context: ContextTypes.DEFAULT_TYPE, chat_id: int, preview: Preview) -> None:
+    """Posts a preview and stores its message id, which makes it confirmable; or closes it."""
+    service = service_of(context)
+    try:
+        message = await send_text(context, chat_id, preview.text, checked=True,
+                                  reply_markup=keyboard(preview.key))
+    except TelegramError as error:
+        log.warning("preview %s not posted in chat %s: %s", preview.operation_id, chat_id, error)
+        await service.preview_not_posted(chat_id, preview.operation_id)
+        with contextlib.suppress(TelegramError):
+            await context.bot.send_message(chat_id, rendering.preview_not_shown_text())
+        return
+    if message is None:  # the bot is no longer in the group: nobody saw it, nobody can confirm it
+        await service.preview_not_posted(chat_id, preview.operation_id)
+        return
+    await service.preview_posted(message.chat_id, preview.operation_id, message.message_id)
 
 
 def room_ahead(context: ContextTypes.DEFAULT_TYPE, chat_id: int,
@@ -263,6 +293,8 @@ async def anonymous_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
 
 
 def register(app: Application) -> None:
+    # bot/gate.py first of all: updates acknowledged and ignored, and text refused.
+    app.add_handler(TypeHandler(Update, gate), group=-2)
     # Group -1 runs first: service messages of the group's life, and anonymous senders.
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, lifecycle.migrated), group=-1)
     app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, lifecycle.member_left_message),

@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -43,9 +43,14 @@ class SharedGroupLimiter(BaseRateLimiter[int]):
     (post_init); until then only AIORateLimiter applies.
     """
 
-    def __init__(self, *, max_retries: int = 3) -> None:
+    def __init__(self, *, max_retries: int = 3, monotonic: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        """`monotonic` tells when reserved room goes stale, `sleep` waits for the window to move
+        on: both are controllable in tests."""
         self._inner = AIORateLimiter(max_retries=max_retries)
         self.window: GroupSendWindow | None = None
+        self._monotonic = monotonic
+        self._sleep = sleep
 
     async def initialize(self) -> None:
         await self._inner.initialize()
@@ -66,7 +71,7 @@ class SharedGroupLimiter(BaseRateLimiter[int]):
         if group is None or window is None or messages < 2:
             yield
             return
-        asked = time.monotonic()  # no later than the time the rows are stamped with
+        asked = self._monotonic()  # no later than the time the rows are stamped with
         try:
             granted = await window.reserve_many(group, messages)
         except Exception:
@@ -93,12 +98,12 @@ class SharedGroupLimiter(BaseRateLimiter[int]):
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
         group = _group_of(data.get("chat_id"))
         posts = endpoint.startswith("send") and endpoint != "sendChatAction"
-        if posts and group is not None and self.window is not None and not _take_room_ahead(group):
+        if (posts and group is not None and self.window is not None
+                and not _take_room_ahead(group, self._monotonic())):
             await self._wait_for_room(self.window, group)
         return await self._inner.process_request(callback, args, kwargs, endpoint, data, rate_limit_args)
 
-    @staticmethod
-    async def _wait_for_room(window: GroupSendWindow, group: int) -> None:
+    async def _wait_for_room(self, window: GroupSendWindow, group: int) -> None:
         while True:
             try:
                 wait = await window.reserve(group)
@@ -109,15 +114,15 @@ class SharedGroupLimiter(BaseRateLimiter[int]):
                 return
             if wait <= 0:
                 return
-            await asyncio.sleep(wait)
+            await self._sleep(wait)
 
 
-def _take_room_ahead(group: int) -> bool:
+def _take_room_ahead(group: int, now: float) -> bool:
     """Whether this message uses room reserved ahead (see SharedGroupLimiter.ahead)."""
     ahead = _ahead.get()
     if ahead is None or ahead.group != group or ahead.task is not asyncio.current_task():
         return False
-    if ahead.left <= 0 or time.monotonic() > ahead.until:
+    if ahead.left <= 0 or now > ahead.until:
         ahead.left = 0  # late: this message and the rest reserve afresh
         return False
     ahead.left -= 1

@@ -25,6 +25,7 @@ from babel.numbers import format_currency, format_decimal
 from bot.parsing import ParseError
 from domain.errors import DomainError
 from domain.money import Money, Period, minor_units
+from domain.text import shorten
 
 __all__ = [
     "already_cancelled_alert",
@@ -51,6 +52,7 @@ __all__ = [
 
 LOCALE: Final = "pt_BR"
 BAR_CELLS: Final = 8
+PERCENT_CEILING: Final = 999
 FULL_CELL: Final = "▓"
 EMPTY_CELL: Final = "░"
 CONFIRM_QUESTION: Final = "Confirma?"
@@ -516,7 +518,9 @@ def _progress(actual: Any, expected: Any) -> str:
         return text
     percent = max(0, _percent(spent, planned))
     warning = " ⚠️" if percent > 100 else ""
-    return f"{text} {_bar(percent)} {percent} %{warning}"
+    # A ceiling: R$ 0,03 planned and R$ 2 bilhões spent is "mais de 999 %", not "66666666674 %".
+    shown = f"{percent} %" if percent <= PERCENT_CEILING else f"mais de {PERCENT_CEILING} %"
+    return f"{text} {_bar(percent)} {shown}{warning}"
 
 
 def _left_over(income: Any, actual: Any) -> str:
@@ -666,7 +670,11 @@ def error_text(error: BaseException) -> str:
 # --------------------------------------------------------------------------- membership and answers
 
 
+HOUSEHOLD_SHOWN: Final = 48  # a group title may be 128 characters; a message shows this many
+
+
 def welcome_text(household: str, member: str, *, created: bool, joined: bool) -> str:
+    household = shorten(household, HOUSEHOLD_SHOWN)
     if created:
         return (
             f"🏠 Casa “{household}” criada, e {member} já é membro.\n"
@@ -787,3 +795,28 @@ def nothing_new_text(file: str, skipped: int, unmatched: Sequence[str], credits:
     if credits:
         lines.append(f"Créditos (não são gastos): {credits}.")
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- delivery and hostile input
+
+
+def preview_not_shown_text() -> str:
+    """Said when a preview could not be posted: it was closed, so nobody can confirm it unseen."""
+    return ("⚠️ Não consegui mostrar a prévia do pedido aqui no grupo, então ela foi cancelada e "
+            "nada foi registrado. Peça de novo, por favor.")
+
+
+def reply_not_sent_text() -> str:
+    return ("⚠️ Não consegui enviar a resposta do assistente aqui. "
+            "Se houver algo para confirmar, a prévia vem em outra mensagem.")
+
+
+def nul_byte_text() -> str:
+    return "⚠️ A mensagem tem um caractere inválido (byte nulo); nada foi registrado. Escreva de novo sem ele."
+
+
+def text_too_long_text(limit: int) -> str:
+    count = f"{limit:,}".replace(",", ".")
+    return (f"⚠️ A mensagem é longa demais para eu ler ({count} caracteres no máximo); "
+            "nada foi registrado. Mande um pedido mais curto.")
+

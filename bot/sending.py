@@ -16,6 +16,8 @@ from telegram import Message
 from telegram.error import ChatMigrated, Forbidden
 from telegram.ext import ContextTypes
 
+from bot.delivery import with_retries
+
 log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096
@@ -101,7 +103,8 @@ async def send_text(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str,
 async def _send_one(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str,
                     markup: Any) -> Message | None:
     try:
-        return await context.bot.send_message(chat_id, text, reply_markup=markup)
+        return await with_retries(lambda: context.bot.send_message(chat_id, text, reply_markup=markup),
+                                  what=f"message to chat {chat_id}")
     except ChatMigrated as migrated:
         new_chat_id = int(migrated.new_chat_id)
         service = context.bot_data.get("service")

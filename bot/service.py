@@ -40,6 +40,7 @@ from domain.goals import Goal
 from domain.household import Household, Member
 from domain.money import Money, Period
 from domain.rates import DEFAULT_RATES, ExchangeRates
+from domain.text import safe_text
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +55,7 @@ NON_MEMBER_HINT_EVERY = timedelta(minutes=30)
 # months before the bot) to a year ahead of this one.
 MONTHS_AHEAD = 12
 MONTHS_BEFORE = 12
+MAX_MODEL_TEXT = 4000  # characters of one message the model may be sent
 
 
 @dataclass(frozen=True)
@@ -288,6 +290,8 @@ class HouseholdService:
 
         `attachments` (a photo's image part) reach the model with this message only, and `model`
         (a vision model) answers it instead of the usual one (bot/media_service.py)."""
+        if len(text) > MAX_MODEL_TEXT:  # never sent to the model, nor stored
+            return [Reply(rendering.text_too_long_text(MAX_MODEL_TEXT))]
         # Everything the agent starts from, in one read transaction: the chat, the member, the
         # working memory and the conversation so far (the model is called outside it).
         async with self.storage.reading_together():
@@ -346,8 +350,9 @@ class HouseholdService:
     async def _shown(self, context: ChatContext, operation: Operation) -> dict[str, Any]:
         """The preview as a person should read it: the expense or goal as the household spells
         it ("Lua de mel", not the "lua" that was typed), so the member sees what will change.
-        The stored preview keeps the model's words, as the contract wants."""
-        shown = dict(operation.preview)
+        The stored preview keeps the model's words, as the contract wants; what is shown has
+        every text made safe (no line breaks, control or invisible characters)."""
+        shown = {key: _safe(value) for key, value in operation.preview.items()}
         try:
             if isinstance(shown.get("expense"), str):
                 shown["expense"] = (await self._expense_named(context, shown["expense"])).name
@@ -482,6 +487,11 @@ class HouseholdService:
 
     async def preview_posted(self, chat_id: int, operation_id: str, message_id: int) -> None:
         await self.storage.operations(self._scope(chat_id)).attach_message(operation_id, message_id)
+
+    async def preview_not_posted(self, chat_id: int, operation_id: str) -> None:
+        """A preview that never reached the chat is closed: nobody saw it, nobody may confirm it."""
+        with contextlib.suppress(DomainError):
+            await self.storage.operations(self._scope(chat_id)).cancel(operation_id, cancelled_by=None)
 
     async def press(self, chat_id: int, user_id: int, data: str | None) -> PressResult:
         """A Confirmar/Cancelar press. Callback data is hostile until it names a pending operation
@@ -618,6 +628,15 @@ class HouseholdService:
 def _months_after(month: Period, months: int) -> Period:
     index = month.year * 12 + month.month - 1 + months
     return Period(index // 12, index % 12 + 1)
+
+
+def _safe(value: Any) -> Any:
+    """A preview's text values as they may be shown (domain.text.safe_text)."""
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, list):
+        return [_safe(item) for item in value]
+    return value
 
 
 class _History:

@@ -56,6 +56,34 @@ def chat_of(update: dict[str, Any]) -> int:
     return int(user["id"]) if isinstance(user.get("id"), int) else 0
 
 
+MAX_BODY_BYTES = 1_000_000  # Telegram's updates are a few kB; a 5 MB text is no message
+MAX_UPDATE_ID = 2**63 - 1  # the inbox's BIGINT key; Telegram's ids are far below it
+
+
+def readable_update(body: bytes, app: Application) -> dict[str, Any] | None:
+    """The update as a JSON object the inbox can store and PTB can read, or None (a 400).
+
+    A 400 rather than a 500 for what no retry can fix: JSON nested deeper than the parser goes, an
+    update id the key cannot hold, a lone surrogate (no UTF-8 for it, so no database takes it), or
+    a body PTB's Update refuses. A NUL byte is kept (stored escaped): the handler answers it."""
+    try:
+        payload = json.loads(body)
+        if not isinstance(payload, dict):
+            return None
+        update_id = payload.get("update_id")
+        if isinstance(update_id, bool) or not isinstance(update_id, int) or not 0 <= update_id <= MAX_UPDATE_ID:
+            return None
+        json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        Update.de_json(payload, app.bot)
+    except RecursionError:
+        log.warning("refused a webhook body nested too deeply")
+        return None
+    except Exception as error:  # anything PTB or the parser refuses is the sender's fault
+        log.warning("refused a webhook body: %s", type(error).__name__)
+        return None
+    return payload
+
+
 class Dispatcher:
     """Claims updates from the inbox and runs them through PTB, one task per update."""
 
@@ -150,11 +178,13 @@ def create_app(settings: Settings, **overrides: Any) -> Starlette:
         if not hmac.compare_digest(given, secret):
             log.warning("refused a webhook request with a wrong or missing secret")
             return PlainTextResponse("forbidden", status_code=403)
-        try:
-            payload = json.loads(await request.body())
-            update_id = int(payload["update_id"])
-        except (ValueError, KeyError, TypeError):
+        body = await request.body()
+        if len(body) > MAX_BODY_BYTES:
+            return PlainTextResponse("update too large", status_code=413)
+        payload = readable_update(body, ptb)
+        if payload is None:
             return PlainTextResponse("bad update", status_code=400)
+        update_id = payload["update_id"]
         inbox: UpdateInbox = state["inbox"]
         fresh = await inbox.record(update_id, chat_of(payload), payload)
         if fresh:

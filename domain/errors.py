@@ -126,6 +126,15 @@ class DuplicateName(DomainError):
         super().__init__(f'O nome "{shown(name)}" já é usado {_by(owner)}.')
 
 
+class LookAlikeName(DuplicateName):
+    """A name that only looks different from a member's (another script's letters, digits for
+    letters): a reader could not tell them apart."""
+
+    def __init__(self, name: str, member: str) -> None:
+        super().__init__(name, f"{member}, já membro da casa (os nomes se parecem demais)")
+        self.member = member
+
+
 class NotAGoalMember(DomainError):
     def __init__(self, member: str, goal: str) -> None:
         super().__init__(f'{member} não participa da meta "{goal}".')
@@ -164,6 +173,17 @@ class OperationClosed(DomainError):
         )
         self.operation_id = operation_id
         self.status = status
+
+
+class PreviewNotShown(DomainError):
+    """The operation's preview never reached the chat: nobody saw it, so nobody may confirm it."""
+
+    def __init__(self, operation_id: str) -> None:
+        super().__init__(
+            f'A prévia da operação "{operation_id}" não chegou ao grupo, então ninguém a viu e '
+            "ela não pode ser confirmada. Proponha de novo com um operationId novo."
+        )
+        self.operation_id = operation_id
 
 
 class UnknownOperation(DomainError):

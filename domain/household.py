@@ -5,22 +5,30 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from domain.errors import DuplicateName, InvalidArgument, UnknownMember
+from domain.errors import DuplicateName, InvalidArgument, LookAlikeName, UnknownMember
 from domain.money import currency_code
-from domain.text import fold
+from domain.text import fold, safe_text, skeleton
 
 
 def new_id() -> str:
     return str(uuid.uuid4())
 
 
-def clean_name(name: object, what: str = "Nome") -> str:
-    """A trimmed, non-empty, reasonably short name, or InvalidArgument naming it."""
-    if not isinstance(name, str) or not name.strip():
+NAME_LIMIT = 80
+# Telegram allows group titles of 128 characters: the household takes them whole (the renderer
+# shortens them for display).
+HOUSEHOLD_NAME_LIMIT = 128
+
+
+def clean_name(name: object, what: str = "Nome", *, limit: int = NAME_LIMIT) -> str:
+    """The name made safe to show (domain.text.safe_text: NFKC, no control, format, bidi or
+    zero-width characters, whitespace collapsed), non-empty and at most `limit` characters;
+    otherwise InvalidArgument naming it."""
+    cleaned = safe_text(name) if isinstance(name, str) else ""
+    if not cleaned:
         raise InvalidArgument(f"{what} vazio ou inválido: {name!r}.")
-    cleaned = " ".join(name.split())
-    if len(cleaned) > 80:
-        raise InvalidArgument(f"{what} longo demais ({len(cleaned)} caracteres, máximo 80).")
+    if len(cleaned) > limit:
+        raise InvalidArgument(f"{what} longo demais ({len(cleaned)} caracteres, máximo {limit}).")
     return cleaned
 
 
@@ -48,7 +56,7 @@ class Household:
 
     @classmethod
     def create(cls, name: str, currency: str, *, id: str | None = None) -> Household:
-        return cls(id=id or new_id(), name=clean_name(name, "Nome da casa"),
+        return cls(id=id or new_id(), name=clean_name(name, "Nome da casa", limit=HOUSEHOLD_NAME_LIMIT),
                    currency=currency_code(currency))
 
     def add_member(self, name: str, *, id: str | None = None) -> Member:
@@ -57,6 +65,9 @@ class Household:
         for member in self.members:
             if fold(member.name) == fold(cleaned):
                 raise DuplicateName(cleaned, f"{member.name}, já membro da casa")
+            if skeleton(member.name) == skeleton(cleaned):
+                # "Аna" with a Cyrillic А: another person whose confirmations would read "por Ana"
+                raise LookAlikeName(cleaned, member.name)
             if id is not None and member.id == id:
                 raise DuplicateName(cleaned, f"o membro {member.name} (mesmo id)")
         member = Member(id=id or new_id(), name=cleaned)

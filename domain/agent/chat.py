@@ -24,6 +24,12 @@ __all__ = ["AgentChat", "AgentReply", "LanguageModel", "ToolCall"]
 log = logging.getLogger(__name__)
 
 DEFAULT_MAX_STEPS = 8
+# Calls run from one model answer: a model that answers 50 at once held its chat for minutes.
+MAX_TOOL_CALLS_PER_ANSWER = 10
+TOO_MANY_CALLS_REPLY = (
+    f"⚠️ O pedido gerou ações demais de uma vez; fiz só as {MAX_TOOL_CALLS_PER_ANSWER} primeiras. "
+    "Nada foi registrado sem confirmação; se faltou algo, peça em partes."
+)
 DEFAULT_HISTORY_TURNS = 10
 DEFAULT_HISTORY_TOKENS = 3000
 
@@ -135,6 +141,11 @@ class AgentChat:
                 new.append({"role": "assistant", "content": reply.text})
                 break
             add_usage(reply.usage, answer.pop("usage", None))
+            capped = len(answer.get("tool_calls") or []) > MAX_TOOL_CALLS_PER_ANSWER
+            if capped:  # the rest are dropped from the history too: every call kept gets a result
+                log.warning("model answered %d tool calls; running %d", len(answer["tool_calls"]),
+                            MAX_TOOL_CALLS_PER_ANSWER)
+                answer["tool_calls"] = answer["tool_calls"][:MAX_TOOL_CALLS_PER_ANSWER]
             new.append(replayable(answer))
             if not answer.get("tool_calls"):
                 reply.text = answer.get("content") or ""
@@ -146,6 +157,10 @@ class AgentChat:
                 content = compact_json(call.result) if call.error is None else json.dumps(
                     {"error": call.error}, ensure_ascii=False)
                 new.append({"role": "tool", "tool_call_id": call.call_id, "content": content})
+            if capped:  # no further model request: this answer already asked for too much
+                reply.text = TOO_MANY_CALLS_REPLY
+                new.append({"role": "assistant", "content": reply.text})
+                break
         else:
             reply.text = "Não consegui concluir o pedido agora; pode reformular?"
             new.append({"role": "assistant", "content": reply.text})

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from domain.agent.clock import Clock, utc_now
 from domain.agent.receipts import ToolReceipt
-from domain.errors import OperationClosed, OperationConflict, UnknownOperation
+from domain.errors import OperationClosed, OperationConflict, PreviewNotShown, UnknownOperation
 from domain.text import fold
 
 DEFAULT_TTL = timedelta(hours=48)
@@ -137,11 +137,16 @@ class OperationLog(Protocol):
 
 
 class InMemoryOperationLog:
-    """The default log: one process, one lock. Good for tests, the eval and a single console."""
+    """The default log: one process, one lock. Good for tests, the eval and a single console.
 
-    def __init__(self, *, clock: Clock = utc_now, ttl: timedelta = DEFAULT_TTL) -> None:
+    `posted_only=True` (the bot's logs) makes an operation confirmable only once its preview's
+    message is attached: see `receipt_of_decided`."""
+
+    def __init__(self, *, clock: Clock = utc_now, ttl: timedelta = DEFAULT_TTL,
+                 posted_only: bool = False) -> None:
         self._clock = clock
         self._ttl = ttl
+        self.posted_only = posted_only
         self._operations: dict[str, Operation] = {}
         self._lock = asyncio.Lock()
 
@@ -174,7 +179,7 @@ class InMemoryOperationLog:
                 self._operations[operation_id] = replace(
                     operation, status=OperationStatus.EXPIRED, decided_at=now)
                 raise OperationClosed(operation_id, OperationStatus.EXPIRED)
-            earlier = receipt_of_decided(operation, fingerprint)
+            earlier = receipt_of_decided(operation, fingerprint, posted_only=self.posted_only)
             confirmation = Confirmation(earlier)
             yield confirmation
             if earlier is None:
@@ -216,9 +221,14 @@ def check_can_propose(existing: Operation, new_fingerprint: str) -> None:
         raise OperationClosed(existing.operation_id, existing.status)
 
 
-def receipt_of_decided(operation: Operation, fingerprint: str) -> ToolReceipt | None:
+def receipt_of_decided(operation: Operation, fingerprint: str, *,
+                       posted_only: bool = False) -> ToolReceipt | None:
     """None when `operation` is pending with these arguments and may be confirmed now;
-    the earlier receipt when it is already confirmed with them; an error otherwise."""
+    the earlier receipt when it is already confirmed with them; an error otherwise.
+
+    With `posted_only` (the bot), a pending operation whose preview message was never stored is
+    PreviewNotShown: a preview nobody saw is never written, whether a button, a reply or the
+    model asks. This is the one check every confirmation path goes through."""
     if operation.status is OperationStatus.CONFIRMED:
         if operation.fingerprint != fingerprint:
             raise OperationConflict(operation.operation_id)
@@ -228,4 +238,6 @@ def receipt_of_decided(operation: Operation, fingerprint: str) -> ToolReceipt | 
         raise OperationClosed(operation.operation_id, operation.status)
     if operation.fingerprint != fingerprint:
         raise OperationConflict(operation.operation_id)
+    if posted_only and operation.message_id is None:
+        raise PreviewNotShown(operation.operation_id)
     return None

@@ -4,10 +4,18 @@
 only the oldest unfinished update of a chat can be claimed, so one chat's updates run in order
 while different chats run at once; a worker that dies lets its lease expire, and another
 worker claims the update again.
+
+An update is never allowed to hold its chat for good: one claimed more than MAX_ATTEMPTS times
+(it crashed or hung every worker that took it), or whose stored payload cannot be read, is
+marked `failed`, logged with its id, and the chat's next update becomes claimable. Payloads are
+stored as plain JSON (not the exact-Decimal encoding of infra.db.values): an update is Telegram's
+JSON, and a hostile `{"$decimal": "bad"}` in it must come back as the text it was.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -19,10 +27,12 @@ from domain.agent.clock import Clock, utc_now
 from infra.db.engine import Database
 from infra.db.tables import processed_updates as updates
 from infra.db.upsert import insert_for
-from infra.db.values import dumps, loads
 
-QUEUED, PROCESSING, DONE = "queued", "processing", "done"
+log = logging.getLogger(__name__)
+
+QUEUED, PROCESSING, DONE, FAILED = "queued", "processing", "done", "failed"
 CLAIM_ATTEMPTS = 5  # candidates tried per claim when other workers take them first
+MAX_ATTEMPTS = 3  # claims of one update before it is marked failed and its chat moves on
 
 
 @dataclass(frozen=True)
@@ -51,7 +61,7 @@ class UpdateInbox:
             connection = unit.connection
             result = await connection.execute(
                 insert_for(connection.dialect.name, updates)
-                .values(update_id=update_id, chat_id=chat_id, payload=dumps(payload), status=QUEUED,
+                .values(update_id=update_id, chat_id=chat_id, payload=json.dumps(payload), status=QUEUED,
                         received_at=self._now(), claimed_by=None, claimed_until=None, attempts=0)
                 .on_conflict_do_nothing(index_elements=[updates.c.update_id]))
         fresh = bool(result.rowcount == 1)
@@ -86,9 +96,29 @@ class UpdateInbox:
                             attempts=updates.c.attempts + 1)
                     .returning(updates.c.update_id, updates.c.chat_id, updates.c.payload,
                                updates.c.attempts))).one_or_none()
-            if row is not None:
-                return InboxItem(row.update_id, row.chat_id, loads(row.payload), row.attempts)
+            if row is None:
+                continue
+            if row.attempts > MAX_ATTEMPTS:
+                await self._fail(row.update_id, owner, f"claimed {row.attempts} times")
+                continue
+            try:
+                payload = json.loads(row.payload)
+            except (ValueError, RecursionError) as error:
+                await self._fail(row.update_id, owner, f"payload unreadable: {error}")
+                continue
+            if not isinstance(payload, dict):
+                await self._fail(row.update_id, owner, "payload is not an object")
+                continue
+            return InboxItem(row.update_id, row.chat_id, payload, row.attempts)
         return None
+
+    async def fail(self, update_id: int, owner: str, reason: str) -> bool:
+        """Gives up on `owner`'s update for good (logged with its id): its chat moves on."""
+        return await self._fail(update_id, owner, reason)
+
+    async def _fail(self, update_id: int, owner: str, reason: str) -> bool:
+        log.error("update %s failed for good (%s); its chat moves on", update_id, reason)
+        return await self._set(update_id, owner, status=FAILED, claimed_until=None)
 
     async def extend(self, update_id: int, owner: str, lease: timedelta) -> bool:
         """Renews `owner`'s lease; False if it had lapsed and another worker took the update."""

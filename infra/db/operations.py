@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, select, update
+from sqlalchemy import ColumnElement, select, true, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from domain.agent.clock import Clock, utc_now
@@ -43,12 +43,15 @@ class SqlOperationLog:
     """
 
     def __init__(self, database: Database, scope: str, *, household_id: str | None = None,
-                 clock: Clock = utc_now, ttl: timedelta = DEFAULT_TTL) -> None:
+                 clock: Clock = utc_now, ttl: timedelta = DEFAULT_TTL, posted_only: bool = False) -> None:
+        """`posted_only=True` (the bot's logs): only an operation whose preview message is
+        attached can be confirmed (domain.agent.operations.receipt_of_decided)."""
         self._db = database
         self.scope = scope
         self.household_id = household_id
         self._clock = clock
         self._ttl = ttl
+        self.posted_only = posted_only
 
     def _now(self) -> datetime:
         moment = self._clock()
@@ -109,11 +112,14 @@ class SqlOperationLog:
         now = self._now()
         async with self._db.transaction() as unit:
             connection = unit.connection
+            # A row without its message is never claimed here when posted_only: the read below
+            # then refuses it with PreviewNotShown.
+            shown = operations.c.message_id.is_not(None) if self.posted_only else true()
             claimed = await connection.execute(
                 update(operations)
                 .where(self._this(operation_id), operations.c.status == PENDING,
                        operations.c.fingerprint == fingerprint,
-                       operations.c.created_at >= now - self._ttl)
+                       operations.c.created_at >= now - self._ttl, shown)
                 .values(status=OperationStatus.CONFIRMED.value, decided_by=confirmed_by,
                         decided_at=now))
             if claimed.rowcount == 1:
@@ -130,7 +136,7 @@ class SqlOperationLog:
         if operation.expired(now, self._ttl):
             await self._expire(operation_id, now)
             raise OperationClosed(operation_id, OperationStatus.EXPIRED)
-        earlier = receipt_of_decided(operation, fingerprint)
+        earlier = receipt_of_decided(operation, fingerprint, posted_only=self.posted_only)
         if earlier is None:  # pending with these arguments, yet not claimed: cannot happen
             raise RuntimeError(f"operation {operation_id} could not be claimed")
         yield Confirmation(earlier)

@@ -35,7 +35,8 @@ class SqlStorage:
 
     def operations(self, scope: str) -> SqlOperationLog:
         """The operation log of one chat: operation ids and button keys are unique within it."""
-        return SqlOperationLog(self.database, scope, clock=self.clock, ttl=self.ttl)
+        # posted_only: the bot confirms only previews whose message reached the chat.
+        return SqlOperationLog(self.database, scope, clock=self.clock, ttl=self.ttl, posted_only=True)
 
     def reading_together(self) -> AbstractAsyncContextManager[None]:
         """Reads share one transaction until the first write (Database.reading_together)."""

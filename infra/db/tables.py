@@ -205,7 +205,7 @@ processed_updates = Table(
     Column("claimed_by", String(64), nullable=True),
     Column("claimed_until", UtcDateTime, nullable=True),
     Column("attempts", Integer, nullable=False),
-    CheckConstraint("status IN ('queued', 'processing', 'done')", name="status"),
+    CheckConstraint("status IN ('queued', 'processing', 'done', 'failed')", name="status"),
     Index(None, "status", "received_at"),
     # A claim asks "is an earlier update of this chat unfinished?": with status in the index that
     # is a seek, not a walk through every update the chat ever had (migration 0005, bench/run.py).

@@ -341,3 +341,24 @@ def test_wait_for_blocks_until_a_call_from_another_thread_arrives(tg: FakeTelegr
 
     with pytest.raises(TimeoutError, match="expected 1 call"):
         tg.wait_for("sendMessage", timeout=0.05, since=len(tg.calls))
+
+
+@pytest.mark.parametrize(("text", "status"), [
+    ("a" * 4096, 200),
+    ("a" * 4097, 400),
+    ("😀" * 2048, 200),  # 4,096 UTF-16 code units
+    ("😀" * 2048 + "a", 400),  # 2,049 characters, 4,097 code units
+    ("", 400),
+    ("  \n ", 400),
+])
+def test_texts_over_4096_utf16_units_and_empty_texts_are_refused_as_telegram_does(
+        tg: FakeTelegramAPI, text: str, status: int) -> None:
+    sent = httpx.post(f"{tg.base_url}/bot{TOKEN}/sendMessage", data={"chat_id": str(CHAT_ID), "text": text})
+    first = httpx.post(f"{tg.base_url}/bot{TOKEN}/sendMessage", data={"chat_id": str(CHAT_ID), "text": "oi"})
+    edited = httpx.post(f"{tg.base_url}/bot{TOKEN}/editMessageText",
+                        data={"chat_id": str(CHAT_ID), "message_id": str(first.json()["result"]["message_id"]),
+                              "text": text})
+
+    assert (sent.status_code, edited.status_code) == (status, status)
+    if status == 400:
+        assert sent.json()["ok"] is False and "Bad Request" in sent.json()["description"]

@@ -183,6 +183,7 @@ class FakeLLMServer:
         self._queue: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._closing = threading.Event()
+        self._released = threading.Event()
         self._ids = itertools.count(1)
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -194,6 +195,11 @@ class FakeLLMServer:
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
+
+    def release_delays(self) -> None:
+        """Ends every `delay` reply now, and any later one at once: a test orders events with
+        this instead of racing a delay against a clock."""
+        self._released.set()
 
     def script(self, replies: Iterable[Reply]) -> None:
         """Queue replies, consumed one per chat-completions request."""
@@ -320,7 +326,7 @@ class FakeLLMServer:
     async def _sleep(self, seconds: float) -> None:
         """Sleep in small steps so closing the server is not held up by a pending delay."""
         deadline = time.monotonic() + seconds
-        while not self._closing.is_set() and time.monotonic() < deadline:
+        while not (self._closing.is_set() or self._released.is_set()) and time.monotonic() < deadline:
             await asyncio.sleep(min(0.05, max(0.0, deadline - time.monotonic())))
 
     def _completion(self, reply: TextReply | ToolCallsReply, body: dict[str, Any]) -> dict[str, Any]:

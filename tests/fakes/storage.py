@@ -80,7 +80,7 @@ class InMemoryStorage:
     def operations(self, scope: str) -> InMemoryOperationLog:
         log = self.logs.get(scope)
         if log is None:
-            log = self.logs[scope] = InMemoryOperationLog(clock=self.clock, ttl=self.ttl)
+            log = self.logs[scope] = InMemoryOperationLog(clock=self.clock, ttl=self.ttl, posted_only=True)
         return log
 
     def reading_together(self) -> AbstractAsyncContextManager[None]:

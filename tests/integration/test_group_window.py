@@ -10,10 +10,9 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-import bot.rate_limit
 from bot.rate_limit import SharedGroupLimiter
 from infra.db import Database
-from infra.db.group_sends import GroupSendWindow
+from infra.db.group_sends import RESERVED_AHEAD_FOR, GroupSendWindow
 from infra.db.tables import group_sends
 
 GROUP = -1001
@@ -65,9 +64,21 @@ async def post(limiter: SharedGroupLimiter, chat_id: int, endpoint: str = "sendM
     await limiter.process_request(callback, (), {}, endpoint, {"chat_id": chat_id}, None)
 
 
+class Monotonic:
+    """A time.monotonic that only moves when the test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 @pytest.fixture
 async def limiter(database: Database) -> Any:
-    limiter = SharedGroupLimiter()
+    # A clock that stands still: room reserved ahead never goes stale because the database was
+    # slow (it did, once in 600 runs on a loaded machine, with the real clock).
+    limiter = SharedGroupLimiter(monotonic=Monotonic())
     await limiter.initialize()
     limiter.window = CountingWindow(database, limit=20)
     yield limiter
@@ -104,37 +115,51 @@ async def test_room_ahead_serves_only_its_group_and_its_task(database: Database,
     assert (await counted(database, GROUP), await counted(database, OTHER_GROUP)) == (4, 1)
 
 
-async def test_room_ahead_goes_stale_and_the_message_reserves_afresh(
-        database: Database, limiter: SharedGroupLimiter, monkeypatch: pytest.MonkeyPatch) -> None:
-    window = limiter.window
-    assert isinstance(window, CountingWindow)
-    monkeypatch.setattr(bot.rate_limit, "RESERVED_AHEAD_FOR", timedelta(seconds=0.05))
-
-    async with limiter.ahead(GROUP, 3):
-        await post(limiter, GROUP)
-        await asyncio.sleep(0.1)
-        await post(limiter, GROUP)
-        await post(limiter, GROUP)
+async def test_room_ahead_goes_stale_and_the_message_reserves_afresh(database: Database) -> None:
+    # A controllable clock, not a short window against a sleep: the first message is always in
+    # time and the later ones always late, however slow the database is (the old form failed
+    # 3 times in 11 on a loaded machine).
+    monotonic = Monotonic()
+    limiter = SharedGroupLimiter(monotonic=monotonic)
+    await limiter.initialize()
+    window = limiter.window = CountingWindow(database, limit=20)
+    try:
+        async with limiter.ahead(GROUP, 3):
+            await post(limiter, GROUP)
+            monotonic.now += RESERVED_AHEAD_FOR.total_seconds() + 1
+            await post(limiter, GROUP)
+            await post(limiter, GROUP)
+    finally:
+        await limiter.shutdown()
 
     assert window.writes == 3  # ahead, then each late message on its own
     assert await counted(database, GROUP) == 5  # the unused room stays counted: only stricter
 
 
 async def test_without_room_ahead_a_message_waits_as_before(database: Database) -> None:
-    limiter = SharedGroupLimiter()
+    # The window's clock moves only when the limiter sleeps: what is asserted is the wait the
+    # window asked for, not how long a loaded machine took.
+    clock = Clock()
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        clock.now += timedelta(seconds=seconds)
+
+    limiter = SharedGroupLimiter(sleep=sleep)
     await limiter.initialize()
-    limiter.window = GroupSendWindow(database, limit=2, window=timedelta(seconds=0.3))
+    limiter.window = GroupSendWindow(database, limit=2, window=timedelta(seconds=60), clock=clock)
     try:
         await post(limiter, GROUP)
+        clock.now += timedelta(seconds=10)
         async with limiter.ahead(GROUP, 2):  # one room left of two
-            started = asyncio.get_running_loop().time()
             await post(limiter, GROUP)
             await post(limiter, GROUP)  # waits for the window to move on
-            waited = asyncio.get_running_loop().time() - started
     finally:
         await limiter.shutdown()
 
-    assert waited >= 0.2
+    assert waits == [50.0]  # until the first message leaves the minute, 60 s after it
+    assert await counted(database, GROUP) == 2  # the first left the window; two in it now
 
 
 async def test_private_chats_and_single_messages_reserve_nothing_ahead(database: Database,

@@ -12,6 +12,7 @@ from bot.service import CONFIRM, HouseholdService, Preview, Speaker, callback_da
 from infra.db import Database, SqlStorage, UpdateInbox
 from infra.db.lifecycle import ERASED, NOT_HOUSEHOLD_DATA, expire_previews, purge_inbox
 from infra.db.tables import metadata, operations, processed_updates
+from tests.fakes.posting import PostingService
 
 ANA = Speaker(501, "Ana")
 BRUNO = Speaker(502, "Bruno")
@@ -67,7 +68,7 @@ def test_every_table_is_erased_with_its_household_or_said_to_hold_no_household_d
 async def test_apagar_confirmed_deletes_every_record_of_the_household_and_only_of_it(
         database: Database) -> None:
     clock = Clock()
-    service = HouseholdService(SqlStorage(database, clock=clock), clock=clock)
+    service = PostingService(SqlStorage(database, clock=clock), clock=clock)
     inbox = UpdateInbox(database, clock=clock)
     for chat, update_id in ((CHAT, 1), (OTHER, 2)):
         await a_full_household(service, chat)
@@ -91,7 +92,7 @@ async def test_apagar_confirmed_deletes_every_record_of_the_household_and_only_o
 
 async def test_a_confirmation_after_the_erasure_recreates_nothing(database: Database) -> None:
     clock = Clock()
-    service = HouseholdService(SqlStorage(database, clock=clock), clock=clock)
+    service = PostingService(SqlStorage(database, clock=clock), clock=clock)
     await a_full_household(service, CHAT)
     spend = only_preview(await service.command(CHAT, ANA, "gasto", "7 mercado"))
     await confirm(service, CHAT, only_preview(await service.erase(CHAT, ANA)))
@@ -106,7 +107,7 @@ async def test_a_supergroup_migration_moves_the_household_and_its_pending_previe
         database: Database) -> None:
     clock = Clock()
     storage = SqlStorage(database, clock=clock)
-    service = HouseholdService(storage, clock=clock)
+    service = PostingService(storage, clock=clock)
     await a_full_household(service, CHAT)
     pending = only_preview(await service.command(CHAT, ANA, "gasto", "7 mercado"))
 
@@ -122,7 +123,7 @@ async def test_a_supergroup_migration_moves_the_household_and_its_pending_previe
 
 async def test_a_group_the_bot_left_is_marked_until_it_is_added_back(database: Database) -> None:
     clock = Clock()
-    service = HouseholdService(SqlStorage(database, clock=clock), clock=clock)
+    service = PostingService(SqlStorage(database, clock=clock), clock=clock)
 
     await service.bot_membership(CHAT, present=False)
     await service.bot_membership(CHAT, present=False)
@@ -155,7 +156,7 @@ async def test_the_inbox_purge_deletes_only_finished_updates_older_than_the_rete
 
 async def test_the_sweep_closes_previews_that_waited_past_their_ttl(database: Database) -> None:
     clock = Clock()
-    service = HouseholdService(SqlStorage(database, clock=clock), clock=clock)
+    service = PostingService(SqlStorage(database, clock=clock), clock=clock)
     await a_full_household(service, CHAT)
     old = only_preview(await service.command(CHAT, ANA, "gasto", "7 mercado"))
     await service.preview_posted(CHAT, old.operation_id, 4242)

@@ -6,9 +6,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.housekeeping import close_expired_previews, purge_inbox
-from bot.service import HouseholdService, Preview, Speaker
+from bot.service import Preview, Speaker
 from infra.db import Database, SqlStorage, UpdateInbox
 from infra.settings import Settings
+from tests.fakes.posting import PostingService
 
 ANA = Speaker(501, "Ana")
 CHAT = -100303
@@ -54,7 +55,7 @@ async def test_purge_keeps_finished_updates_for_the_retention_setting(database: 
 
 async def test_the_sweep_closes_expired_previews_and_edits_their_messages(database: Database) -> None:
     clock = Clock()
-    service = HouseholdService(SqlStorage(database, clock=clock), clock=clock)
+    service = PostingService(SqlStorage(database, clock=clock), clock=clock)
     await service.start(CHAT, "Casa", ANA)
     [preview] = await service.command(CHAT, ANA, "despesa", "Luz 200")
     assert isinstance(preview, Preview)
@@ -75,7 +76,7 @@ async def test_the_sweep_closes_expired_previews_and_edits_their_messages(databa
 
 async def test_the_sweep_edits_nothing_in_a_group_the_bot_left(database: Database) -> None:
     clock = Clock()
-    service = HouseholdService(SqlStorage(database, clock=clock), clock=clock)
+    service = PostingService(SqlStorage(database, clock=clock), clock=clock)
     await service.start(CHAT, "Casa", ANA)
     [preview] = await service.command(CHAT, ANA, "despesa", "Luz 200")
     assert isinstance(preview, Preview)

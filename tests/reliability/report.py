@@ -31,8 +31,13 @@ CASES = {
     18: "a hypothesis state machine of propose / confirm / cancel / repeat / conflict / expire",
     19: "presses and messages across 50 chats on 2 workers",
     20: "a callback answered too late (\"query is too old\")",
-    21: "a stranger's /entrar confirmed by themselves",
-    22: "/apagar racing a confirmation on another worker",
+    21: "the unseen preview: a reply over 4,096 characters, and 502 on every send",
+    22: "a poisoned update, and bodies the Update model cannot take",
+    23: "look-alike and invisible-character member names, and a NUL byte",
+    24: "an edited /gasto 50 -> /gasto 60",
+    25: "50 tool calls in one model answer",
+    26: "a stranger's /entrar confirmed by themselves",
+    27: "/apagar racing a confirmation on another worker",
 }
 
 

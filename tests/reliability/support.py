@@ -5,6 +5,7 @@ and reads of what the database really holds."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import multiprocessing
 import subprocess
 import sys
@@ -101,6 +102,7 @@ async def couple_with_groceries(service: HouseholdService, chat_id: int) -> None
     assert not (await service.press(chat_id, ANA.user_id, callback_data(CONFIRM, join.key))).alert
     [preview] = await service.command(chat_id, ANA, "despesa", "Mercado 1.500")
     assert isinstance(preview, Preview)
+    await posted(service, chat_id, preview)
     result = await service.press(chat_id, ANA.user_id, callback_data(CONFIRM, preview.key))
     assert not result.alert, result
 
@@ -109,7 +111,17 @@ async def spend_preview(service: HouseholdService, chat_id: int, amount: str,
                         by: Speaker = ANA) -> Preview:
     [preview] = await service.command(chat_id, by, "gasto", f"{amount} mercado {MONTH}")
     assert isinstance(preview, Preview), preview
+    await posted(service, chat_id, preview)
     return preview
+
+
+_message_ids = itertools.count(1)
+
+
+async def posted(service: HouseholdService, chat_id: int, preview: Preview) -> None:
+    """Stores a message id for the preview, as the handler does once Telegram posted it: only a
+    posted preview can be confirmed (issue 17)."""
+    await service.preview_posted(chat_id, preview.operation_id, next(_message_ids))
 
 
 # --------------------------------------------------------------------------- what the database holds

@@ -1,4 +1,4 @@
-"""Who may write, and erasure racing a write (cases 21 and 22), on SQLite and PostgreSQL, with
+"""Who may write, and erasure racing a write (cases 26 and 27), on SQLite and PostgreSQL, with
 worker processes that each have their own engine and service: the database alone decides."""
 
 from __future__ import annotations
@@ -6,10 +6,11 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from bot import rendering
-from bot.service import CONFIRM, HouseholdService, Preview, Speaker, callback_data
+from bot.service import CONFIRM, Preview, Speaker, callback_data
 from infra.db import Database, SqlStorage
 from infra.db.lifecycle import ERASED, HouseholdKeys
 from infra.db.tables import metadata
+from tests.fakes.posting import PostingService
 from tests.integration.conftest import Backend
 from tests.reliability.press_worker import press_rounds
 from tests.reliability.report import Figures
@@ -38,13 +39,13 @@ async def _household_rows(database: Database, chat_id: int, keys: HouseholdKeys)
     return total
 
 
-# --------------------------------------------------------------------------- case 21
+# --------------------------------------------------------------------------- case 26
 
 
 async def _strangers_request(backend: Backend) -> tuple[str, dict[str, int]]:
     database = backend.open()
     try:
-        service = HouseholdService(SqlStorage(database))
+        service = PostingService(SqlStorage(database))
         await couple_with_groceries(service, CHAT)
         [request] = await service.join(CHAT, STRANGER, None)
         assert isinstance(request, Preview)
@@ -56,7 +57,7 @@ async def _strangers_request(backend: Backend) -> tuple[str, dict[str, int]]:
 async def _after(backend: Backend) -> tuple[dict[str, int], bool, str]:
     database = backend.open()
     try:
-        service = HouseholdService(SqlStorage(database))
+        service = PostingService(SqlStorage(database))
         member = await service.member(CHAT, STRANGER.user_id)
         pending = await service.pending_previews(CHAT)
         return await _table_rows(database), member is None, pending[0].text if pending else ""
@@ -75,14 +76,14 @@ def test_a_strangers_entrar_confirmed_by_themselves_is_refused_and_writes_nothin
     refused = [alert and answer == rendering.own_join_alert()
                for worker in answers for answer, alert in worker[0]]
     changed = sum(abs(after[name] - before[name]) for name in before)
-    held = figures.add(21, f"{backend.name}, 2 service processes", attempts=len(refused),
+    held = figures.add(26, f"{backend.name}, 2 service processes", attempts=len(refused),
                        expected=f"{len(refused)} refused, 0 rows written",
                        seen=f"{sum(refused)} refused, {changed} rows written")
     assert held
     assert still_a_stranger and "Zé quer entrar na casa" in pending
 
 
-# --------------------------------------------------------------------------- case 22
+# --------------------------------------------------------------------------- case 27
 
 
 async def _erase_and_spend(backend: Backend, chat_id: int) -> tuple[str, str, HouseholdKeys]:
@@ -90,7 +91,7 @@ async def _erase_and_spend(backend: Backend, chat_id: int) -> tuple[str, str, Ho
     database = backend.open()
     try:
         storage = SqlStorage(database)
-        service = HouseholdService(storage)
+        service = PostingService(storage)
         await couple_with_groceries(service, chat_id)
         spend = await spend_preview(service, chat_id, "37,90")
         [erase] = await service.erase(chat_id, BRUNO)
@@ -106,7 +107,7 @@ async def _erase_and_spend(backend: Backend, chat_id: int) -> tuple[str, str, Ho
 async def _left_of(backend: Backend, chat_id: int, keys: HouseholdKeys) -> tuple[int, bool]:
     database = backend.open()
     try:
-        service = HouseholdService(SqlStorage(database))
+        service = PostingService(SqlStorage(database))
         return await _household_rows(database, chat_id, keys), await service.member(chat_id, ANA.user_id) is None
     finally:
         await database.dispose()
@@ -131,7 +132,7 @@ def test_apagar_racing_a_confirmation_on_another_worker_ends_deleted_and_recreat
         assert outcomes.count(rendering.confirmed_answer()) >= 1, outcomes  # the erasure always wins
         spend_won += outcomes.count(rendering.confirmed_answer()) - 1
 
-    held = figures.add(22, f"{backend.name}, 2 service processes", attempts=rounds,
+    held = figures.add(27, f"{backend.name}, 2 service processes", attempts=rounds,
                        expected=f"household rows left per round: {[0] * rounds}",
                        seen=f"household rows left per round: {left_per_round} "
                             f"(the spend was confirmed first in {spend_won})",

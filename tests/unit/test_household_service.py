@@ -35,6 +35,7 @@ from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
+from tests.fakes.posting import PostingService
 from tests.fakes.scripted_model import ScriptedModel, call, fail, say
 from tests.fakes.storage import InMemoryStorage
 
@@ -75,7 +76,7 @@ def storage(clock: Clock) -> InMemoryStorage:
 
 @pytest.fixture
 def service(storage: InMemoryStorage, clock: Clock) -> HouseholdService:
-    return HouseholdService(storage, model=None, clock=clock, ttl=TTL)
+    return PostingService(storage, model=None, clock=clock, ttl=TTL)
 
 
 @pytest.fixture
@@ -406,7 +407,7 @@ async def test_confirmar_writes_the_spend_exactly_once(
 
     result = await service.press(CHAT, ANA.user_id, ok(preview))
 
-    assert result == PressResult(rendering.confirmed_answer())
+    assert (result.answer, result.alert) == (rendering.confirmed_answer(), False)
     assert await actual(storage, "Mercado") == Decimal("37.90")
     assert saves(storage) == writes + 1
     operation = await stored_operation(storage, preview.operation_id)
@@ -776,12 +777,51 @@ async def test_a_cancel_edits_the_posted_preview_to_the_cancelled_text(service: 
     assert "Nada foi registrado" in result.edit.text
 
 
-async def test_a_press_on_an_unposted_preview_has_no_edit(service: HouseholdService) -> None:
-    preview = await spend_preview(service)
+async def test_a_press_on_a_preview_that_was_never_posted_is_refused_and_writes_nothing(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await with_mercado(service)
+    preview = only_preview(await HouseholdService.command(service, CHAT, ANA, "gasto", "37,90 mercado"))
+    writes = saves(storage)
 
     result = await service.press(CHAT, ANA.user_id, ok(preview))
 
-    assert result.edit is None
+    assert result.alert and result.edit is None
+    assert "não chegou ao grupo" in result.answer
+    assert saves(storage) == writes
+    assert await actual(storage, "Mercado") == 0
+    assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.PENDING
+
+
+async def test_a_preview_that_could_not_be_posted_is_closed_for_good(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await with_mercado(service)
+    preview = only_preview(await HouseholdService.command(service, CHAT, ANA, "gasto", "37,90 mercado"))
+
+    await service.preview_not_posted(CHAT, preview.operation_id)
+    await service.preview_posted(CHAT, preview.operation_id, 900)  # a late id changes nothing
+    result = await service.press(CHAT, ANA.user_id, ok(preview))
+
+    assert result.alert
+    assert await actual(storage, "Mercado") == 0
+    assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.CANCELLED
+
+
+async def test_the_model_cannot_confirm_a_preview_that_was_never_posted(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel(call("recordSpend", spend_args()), say("Confirma?"),
+                          call("recordSpend", spend_args(confirm=True)), say("Pronto!"))
+    service = agent(storage, clock, model)
+    await couple(service)
+    await with_mercado(service)
+    writes = saves(storage)
+
+    await HouseholdService.talk(service, CHAT, ANA, "gastei 37,90 no mercado")  # never posted
+    reply = await HouseholdService.talk(service, CHAT, BRUNO, "ué, deu erro? confirma aí")
+
+    assert saves(storage) == writes
+    assert await actual(storage, "Mercado") == 0
+    assert not any(isinstance(o, Edit) for o in reply)
+    assert "não chegou ao grupo" in str(model.requests[-1].messages[-1]["content"])
 
 
 # --------------------------------------------------------------------------- the agent
@@ -793,7 +833,7 @@ def spend_args(**extra: Any) -> dict[str, Any]:
 
 
 def agent(storage: InMemoryStorage, clock: Clock, model: ScriptedModel) -> HouseholdService:
-    return HouseholdService(storage, model=model, clock=clock, ttl=TTL)
+    return PostingService(storage, model=model, clock=clock, ttl=TTL)
 
 
 async def test_a_members_text_reaches_the_model_with_the_sender_and_the_working_memory(
@@ -1025,8 +1065,11 @@ async def test_a_command_processed_again_after_a_crash_does_not_propose_twice(
     await couple(service)
     await with_mercado(service)
 
-    first = only_preview(await service.command(CHAT, ANA, "gasto", "10 mercado", operation_id="cmd-77"))
-    unposted_again = await service.command(CHAT, ANA, "gasto", "10 mercado", operation_id="cmd-77")
+    # The handler died before posting: the service as called, without PostingService's posting.
+    first = only_preview(await HouseholdService.command(service, CHAT, ANA, "gasto", "10 mercado",
+                                                        operation_id="cmd-77"))
+    unposted_again = await HouseholdService.command(service, CHAT, ANA, "gasto", "10 mercado",
+                                                    operation_id="cmd-77")
     await service.preview_posted(CHAT, first.operation_id, 501)
     posted_again = await service.command(CHAT, ANA, "gasto", "10 mercado", operation_id="cmd-77")
 

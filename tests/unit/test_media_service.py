@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import io
+import itertools
 import json
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -15,10 +16,11 @@ from PIL import Image
 
 from bot import rendering
 from bot.media_service import Incoming, MediaService
-from bot.service import CONFIRM, HouseholdService, Preview, Reply, Speaker, callback_data
+from bot.service import CONFIRM, Preview, Reply, Speaker, callback_data
 from domain.agent.chat import AgentChat
 from domain.agent.model import FailureKind, ModelFailure
 from domain.money import Money, Period
+from tests.fakes.posting import PostingService
 from tests.fakes.scripted_model import ScriptedModel, call, say
 from tests.fakes.storage import InMemoryStorage
 from tests.unit.test_household_service import admitted
@@ -63,6 +65,15 @@ def jpeg(width: int, height: int) -> bytes:
     return out.getvalue()
 
 
+MESSAGE_IDS = itertools.count(20_001)
+
+
+async def posted(media: MediaService, preview: Preview) -> None:
+    """Stores the preview's message id, as the handler does once Telegram posted it: only a
+    posted preview can be confirmed."""
+    await media.household.preview_posted(CHAT, preview.operation_id, next(MESSAGE_IDS))
+
+
 @pytest.fixture
 def storage() -> InMemoryStorage:
     return InMemoryStorage(clock=lambda: NOW, ttl=timedelta(hours=48))
@@ -70,7 +81,7 @@ def storage() -> InMemoryStorage:
 
 async def household(storage: InMemoryStorage, model: ScriptedModel | None,
                     transcriber: FakeTranscriber | None = None) -> MediaService:
-    service = HouseholdService(storage, model=model, clock=lambda: NOW)
+    service = PostingService(storage, model=model, clock=lambda: NOW)
     await service.start(CHAT, "Casa", ANA)
     await admitted(service, BRUNO)
     link = await storage.directory.household_of_chat(CHAT)
@@ -196,11 +207,13 @@ async def test_a_statement_is_one_preview_confirmed_by_a_press_and_the_same_file
     assert preview.text.startswith("🏦 Importar 4 lançamentos")
     assert "NETFLIX.COM" in preview.text and "SALÁRIO EMPRESA X" in preview.text
     assert await actual(storage, "Farmácia") == Money.zero("BRL")
+    await posted(media, preview)
     result = await media.household.press(CHAT, BRUNO.user_id, callback_data(CONFIRM, preview.key))
     assert not result.alert
     assert await actual(storage, "Farmácia") == Money.of("240.50", "BRL")
     assert await actual(storage, "Mercado") == Money.of("412.30", "BRL")
     assert await actual(storage, "Padaria") == Money.of("25.00", "BRL")
+    await posted(media, preview)
     again = await media.household.press(CHAT, ANA.user_id, callback_data(CONFIRM, preview.key))
     assert again.alert is False and again.answer == rendering.already_confirmed_alert()
     [reply] = await media.statement(CHAT, ANA, Downloads(data).incoming("itau_june.ofx"), "doc-11")
@@ -213,10 +226,12 @@ async def test_an_overlapping_statement_proposes_only_its_new_lines(storage: InM
     [first] = await media.statement(CHAT, ANA, Downloads((SAMPLES / "itau_june.ofx").read_bytes())
                                     .incoming("a.ofx"), "doc-1")
     assert isinstance(first, Preview)
+    await posted(media, first)
     await media.household.press(CHAT, ANA.user_id, callback_data(CONFIRM, first.key))
     [second] = await media.statement(CHAT, ANA, Downloads((SAMPLES / "itau_june_overlap.ofx").read_bytes())
                                      .incoming("b.ofx"), "doc-2")
     assert isinstance(second, Preview) and second.text.startswith("🏦 Importar 2 lançamentos")
+    await posted(media, second)
     await media.household.press(CHAT, ANA.user_id, callback_data(CONFIRM, second.key))
     assert await actual(storage, "Mercado") == Money.of("642.45", "BRL")
     assert await actual(storage, "Padaria") == Money.of("43.00", "BRL")
@@ -266,6 +281,7 @@ async def test_a_configured_model_may_place_unmatched_lines_and_the_preview_says
     assert "Sem despesa correspondente" not in preview.text
     [request] = model.requests
     assert request.tools == [] and "NETFLIX.COM" in request.messages[-1]["content"]
+    await posted(media, preview)
     await media.household.press(CHAT, BRUNO.user_id, callback_data(CONFIRM, preview.key))
     assert await actual(storage, "Padaria") == Money.of("124.90", "BRL")
 

@@ -15,6 +15,7 @@ from domain.budget import Budget
 from domain.errors import DuplicateName, UnknownExpense, UnknownGoal
 from domain.goals import Goal
 from domain.money import Money, Period
+from tests.fakes.posting import PostingService
 from tests.fakes.storage import InMemoryStorage
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
@@ -33,7 +34,7 @@ def storage() -> InMemoryStorage:
 
 @pytest.fixture
 def service(storage: InMemoryStorage) -> HouseholdService:
-    return HouseholdService(storage, model=None, clock=clock)
+    return PostingService(storage, model=None, clock=clock)
 
 
 def reply_of(outcomes: list[Outcome]) -> str:
@@ -217,7 +218,7 @@ async def test_months_more_than_a_year_before_the_household_began_are_refused(
 async def test_a_past_month_shows_its_own_expenses_and_expected_amounts() -> None:
     now = [NOW]
     storage = InMemoryStorage(clock=lambda: now[0])
-    service = HouseholdService(storage, model=None, clock=lambda: now[0])
+    service = PostingService(storage, model=None, clock=lambda: now[0])
     await started(service)
     await confirmed(service, "despesa", "Mercado 1.500")  # June
     now[0] = datetime(2026, 12, 10, 15, tzinfo=UTC)

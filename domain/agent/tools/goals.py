@@ -27,7 +27,7 @@ from domain.household import Household, Member
 from domain.money import Money
 from domain.ports import BudgetRepository, GoalRepository
 from domain.rates import DEFAULT_RATES, ExchangeRates
-from domain.text import fold
+from domain.text import fold, safe_text
 
 
 def goal_matching(goals: list[Goal], name: str) -> Goal:
@@ -169,10 +169,12 @@ class CreateGoalTool(WriteTool[CreateGoalArgs]):
                 raise DuplicateName(args.name, f"a meta {existing.name}")
         goal = Goal.create(args.name, target, members=members, created_at=today, deadline=deadline,
                            household_id=self.household.id)
-        preview: dict[str, Any] = {"name": args.name, "target": target.plain()}
+        # The goal's name as stored (normalized: a model's "Viagem\nValor da meta: R$ 100,00"
+        # cannot fake a line of the preview) and the contributors made as safe.
+        preview: dict[str, Any] = {"name": goal.name, "target": target.plain()}
         if deadline is not None:
             preview["deadline"] = deadline.isoformat()
-        preview["contributors"] = list(args.contributors)
+        preview["contributors"] = [safe_text(name) for name in args.contributors]
         monthly = goal.required_monthly(today, self.rates)
         if monthly is not None:
             preview["requiredMonthly"] = monthly.fixed()
