@@ -230,12 +230,12 @@ def _assistant_message(response: Any) -> dict[str, Any]:
     if content is not None and not isinstance(content, str):
         raise _invalid(f"message content is {type(content).__name__}, not text")
     calls = [_tool_call(call, index) for index, call in enumerate(_field(message, "tool_calls") or (), 1)]
-    if not calls and not content:
-        raise _invalid("the message has neither content nor tool calls")
+    # An empty answer (no text, no calls) is passed on as "": small models give one after a
+    # tool result, and the chat loop, not the adapter, knows whether that ends the turn.
     usage = _field(response, "usage")
     return {
         "role": "assistant",
-        "content": content,
+        "content": content if content is not None or calls else "",
         "tool_calls": calls or None,
         "usage": {
             "prompt_tokens": int(_field(usage, "prompt_tokens") or 0),

@@ -185,11 +185,16 @@ class WriteTool(Tool[W]):
     async def invoke(self, arguments: dict[str, Any]) -> ToolReceipt:
         return await self.run(self.parse(arguments))
 
+    @staticmethod
+    def digest(args: WriteArgs) -> str:
+        """What the operation does, without its id: equal for arguments that mean the same."""
+        return fingerprint(args.model_dump(exclude={"operation_id", "confirm"}))
+
     async def run(self, args: W, *, confirmed_by: str | None = None,
                   force_preview: bool = False) -> ToolReceipt:
         """Contract §3's rules: preview first, confirm once, repeat as a no-op, conflict otherwise."""
         operation_id = args.operation_id
-        digest = fingerprint(args.model_dump(exclude={"operation_id", "confirm"}))
+        digest = self.digest(args)
         existing = await self.operations.get(operation_id)
         if (
             existing is not None
