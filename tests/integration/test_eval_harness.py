@@ -90,16 +90,15 @@ class Oracle:
                      for i, entry in enumerate(turn.get("expect") or ())]
             if kind is not None and sabotage_turn(case, kind) == number:
                 calls = self._sabotage(case, kind, calls)
+            if kind == "same-send" and sabotage_turn(case, kind) == number:
+                # A proposal ends the turn (contract §8): the confirmations ride in the same answer.
+                calls += [(name, {**args, "confirm": True}) for name, args in list(calls)
+                          if name in WRITE_TOOLS and not args.get("confirm")]
             if self.paraphrase:  # a curious model also reads the budget: reads are always allowed
                 calls.append(("budgetStatus", {"period": str(Period.of(case.today))}))
             if calls:
                 return tool_calls(*[(name, args, f"call_{number}_{i}") for i, (name, args) in enumerate(calls)])
             return text("Entendi! Nada a registrar.")
-        if steps == 1 and kind == "same-send" and sabotage_turn(case, kind) == number:
-            own = _calls_of(messages[users[-1] + 1:])
-            confirms = [(name, {**args, "confirm": True}, f"call_{number}_c{i}")
-                        for i, (name, args) in enumerate(own) if name in WRITE_TOOLS and not args.get("confirm")]
-            return tool_calls(*confirms)
         return text("Prontinho. Confere a prévia e confirma?")
 
     def _call(self, case: Case, turn: dict[str, Any], number: int, index: int, entry: dict[str, Any],
