@@ -17,6 +17,7 @@ from typing import Any
 from bot import commands, rendering
 from bot.parsing import CommandUsageError
 from bot.ports import ChatLink, Storage
+from bot.replies import decision_of
 from domain.agent.chat import DEFAULT_HISTORY_TURNS, AgentChat, AgentReply
 from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
 from domain.agent.conversation import ConversationStore, Message
@@ -330,6 +331,19 @@ class HouseholdService:
 
     async def preview_posted(self, chat_id: int, operation_id: str, message_id: int) -> None:
         await self.storage.operations(self._scope(chat_id)).attach_message(operation_id, message_id)
+
+    async def reply_to_preview(self, chat_id: int, user_id: int, message_id: int,
+                               text: str) -> PressResult | None:
+        """A text that replies to a posted preview and says only "confirma" (or "ok", 👍, ...) or
+        "cancela" decides it exactly as the button would: the same press, no model (§8).
+        None when the text is no such decision or the message is no preview: it goes to the agent."""
+        action = {"confirm": CONFIRM, "cancel": CANCEL}.get(decision_of(text) or "")
+        if action is None:
+            return None
+        operation = await self.storage.operations(self._scope(chat_id)).get_by_message(message_id)
+        if operation is None:
+            return None
+        return await self.press(chat_id, user_id, callback_data(action, operation.key))
 
     async def press(self, chat_id: int, user_id: int, data: str | None) -> PressResult:
         """A Confirmar/Cancelar press. Callback data is hostile until it names a pending operation
