@@ -19,6 +19,7 @@ from domain.agent.receipts import ToolReceipt
 from domain.agent.text_calls import read_text_calls
 from domain.agent.tools.base import Tool, WriteArgs, WriteTool, compact_json
 from domain.errors import DomainError
+from domain.text import fold
 
 __all__ = ["AgentChat", "AgentReply", "LanguageModel", "ToolCall"]
 
@@ -190,6 +191,7 @@ class AgentChat:
         if tool is None:
             call.error = f"Ferramenta desconhecida: {call.name}. Use: {', '.join(self.tools)}."
             return call
+        parsed = with_speaker(tool, parsed, sender)
         try:
             if isinstance(tool, WriteTool):
                 args = await self._scoped(tool, tool.parse(parsed))
@@ -228,6 +230,21 @@ class AgentChat:
     async def cancel(self, operation_id: str, *, by: str | None = None) -> Operation:
         """A member pressed Cancelar."""
         return await self.confirmer.cancel(operation_id, by=by)
+
+
+SELF_WORDS = frozenset({"eu", "mim", "me", "i", "speaker"})
+
+
+def with_speaker(tool: Tool, arguments: dict[str, Any], sender: str | None) -> dict[str, Any]:
+    """Who paid, when the model leaves it out or writes "eu": the member speaking (the preview
+    shows the name, so the member sees the default before confirming)."""
+    key = tool.speaker_argument
+    if key is None or sender is None:
+        return arguments
+    value = arguments.get(key)
+    if value is None or (isinstance(value, str) and (not value.strip() or fold(value) in SELF_WORDS)):
+        return {**arguments, key: sender}
+    return arguments
 
 
 def is_proposal(call: ToolCall) -> bool:

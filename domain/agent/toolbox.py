@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from domain.agent.clock import DEFAULT_TIMEZONE, Clock
+from domain.agent.clock import DEFAULT_TIMEZONE, Clock, utc_now
 from domain.agent.operations import OperationLog
+from domain.agent.tools.base import Reading
 from domain.agent.tools import (
     AdjustExpenseTool,
     BudgetTool,
@@ -33,8 +34,10 @@ def household_tools(
     rates: ExchangeRates = DEFAULT_RATES,
 ) -> list[Tool]:
     """The six write tools (sharing `operations`) and the three read tools, in the order the
-    model is shown them."""
-    return [
+    model is shown them. Each reads what the model leaves out or writes loosely the same way:
+    the household's currency, today in its time zone (tools/base.py Reading)."""
+    reading = Reading(currency=household.currency, now=now or utc_now, timezone=timezone)
+    tools: list[Tool] = [
         RecordSpendTool(budget_repo, budget_id, operations),
         RegisterExpenseTool(budget_repo, budget_id, operations),
         AdjustExpenseTool(budget_repo, budget_id, operations),
@@ -46,3 +49,4 @@ def household_tools(
         FeasibilityTool(budget_repo, budget_id, goal_repo, household.id, now, timezone=timezone,
                         rates=rates),
     ]
+    return [tool.reading_as(reading) for tool in tools]

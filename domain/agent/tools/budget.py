@@ -15,11 +15,13 @@ from domain.agent.tools.base import (
     ToolArgs,
     WriteArgs,
     WriteTool,
+    missing,
     money_dict,
 )
 from domain.errors import InvalidMoney
 from domain.money import Money, Period
 from domain.ports import BudgetRepository
+from domain.reading import read_period
 
 
 def _refuse_bool(value: Any) -> Any:
@@ -58,12 +60,23 @@ class RecordSpendArgs(WriteArgs):
     amount: MoneyArg = Field(description="How much more was spent.")
 
 
+def with_month(tool: Any, arguments: dict[str, Any]) -> dict[str, Any]:
+    """`period` read as people write it ("11/2026", "novembro"); this month when left out."""
+    today = tool.reading.today()
+    if missing(arguments, "period"):
+        return {**arguments, "period": str(Period.of(today))}
+    return {**arguments, "period": read_period(arguments["period"], today)}
+
+
 class RecordSpendTool(_BudgetWriteTool):
     name = "recordSpend"
     description = (
         "Add a spend (a positive delta) to an expense's actual for a month."
     )
     args_model = RecordSpendArgs
+
+    def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        return with_month(self, arguments)
 
     async def record_spend(self, *, expense: str, period: str, amount: dict[str, Any],
                            operation_id: str, confirm: bool = False) -> ToolReceipt:
@@ -179,6 +192,9 @@ class BudgetTool(ReadTool[BudgetStatusArgs]):
     name = "budgetStatus"
     description = "Expected and actual spending per expense for a month, with totals and income."
     args_model = BudgetStatusArgs
+
+    def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        return with_month(self, arguments)
 
     def __init__(self, budget_repo: BudgetRepository, budget_id: str) -> None:
         self.budget_repo = budget_repo
