@@ -23,6 +23,7 @@ from infra.settings import Settings
 log = logging.getLogger(__name__)
 
 SERVICES = "services"
+WARM_UP = "litellm-warm-up"
 _DEFAULT: Any = object()
 
 
@@ -79,6 +80,11 @@ def build_application(settings: Settings, *, webhook: bool = False,
         app.bot_data[SERVICES] = services
         app.bot_data[handlers.SERVICE] = services.service
         await app.bot.set_my_commands(handlers.MENU)
+        if settings.llm_model:
+            # litellm takes seconds to import: on a worker thread now, not in the first message.
+            from infra.llm import warm_up
+
+            app.bot_data[WARM_UP] = warm_up()
 
     async def post_shutdown(app: Application) -> None:
         services: Services | None = app.bot_data.get(SERVICES)

@@ -8,9 +8,11 @@ provider-specific exception, and never a message that carries an API key.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
+import sys
 import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -48,6 +50,29 @@ def _litellm() -> ModuleType:
     # Otherwise every exception also prints "Give Feedback / Get Help" banners to stdout.
     litellm.suppress_debug_info = True
     return litellm
+
+
+async def import_litellm() -> ModuleType:
+    """litellm, imported on a worker thread: the import takes seconds, and on the event loop it
+    would stall every other chat (and a second importer would block on the import lock there).
+    Once imported, this costs no thread hop."""
+    module = sys.modules.get("litellm")
+    if module is not None and getattr(module, "acompletion", None) is not None:
+        return _litellm()
+    return await asyncio.to_thread(_litellm)
+
+
+def warm_up() -> asyncio.Task[ModuleType]:
+    """Starts importing litellm in the background, right after a worker is healthy, so the
+    first member message does not pay for it (issue 13). Failures surface on first real use."""
+    task = asyncio.get_running_loop().create_task(import_litellm(), name="litellm-warm-up")
+    task.add_done_callback(_log_warm_up)
+    return task
+
+
+def _log_warm_up(task: asyncio.Task[ModuleType]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.warning("litellm warm-up import failed: %s", task.exception())
 
 
 def count_prompt_tokens(
@@ -142,7 +167,7 @@ class LiteLLMModel:
     async def _attempt(
         self, target: Mapping[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]]
     ) -> dict[str, Any]:
-        litellm = _litellm()
+        litellm = await import_litellm()
         model = str(target["model"])
         request: dict[str, Any] = {
             **self._options,
