@@ -82,9 +82,10 @@ def build_application(settings: Settings, *, webhook: bool = False,
         await app.bot.set_my_commands(handlers.MENU)
         if settings.llm_model:
             # litellm takes seconds to import: on a worker thread now, not in the first message.
+            from domain.agent.toolbox import build_schemas
             from infra.llm import warm_up
 
-            app.bot_data[WARM_UP] = warm_up()
+            app.bot_data[WARM_UP] = warm_up(build_schemas)
 
     async def post_shutdown(app: Application) -> None:
         services: Services | None = app.bot_data.get(SERVICES)

@@ -15,7 +15,7 @@ import os
 import sys
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential
@@ -62,12 +62,33 @@ async def import_litellm() -> ModuleType:
     return await asyncio.to_thread(_litellm)
 
 
-def warm_up() -> asyncio.Task[ModuleType]:
+def warm_up(*also: Callable[[], object]) -> asyncio.Task[ModuleType]:
     """Starts importing litellm in the background, right after a worker is healthy, so the
-    first member message does not pay for it (issue 13). Failures surface on first real use."""
-    task = asyncio.get_running_loop().create_task(import_litellm(), name="litellm-warm-up")
+    first member message does not pay for it (issue 13); then runs `also` (other first-use
+    costs) on the same thread. Failures surface on first real use."""
+    def work() -> ModuleType:
+        litellm = _warm()
+        for warm in also:
+            warm()
+        return litellm
+
+    task = asyncio.get_running_loop().create_task(asyncio.to_thread(work), name="litellm-warm-up")
     task.add_done_callback(_log_warm_up)
     return task
+
+
+def _warm() -> ModuleType:
+    """The import, then one offline completion (`mock_response`, no network): litellm's first
+    call loads a second of lazy modules and tables of its own, which a member would wait for."""
+    litellm = _litellm()
+    tool = {"type": "function", "function": {"name": "warmUp", "description": "-",
+                                             "parameters": {"type": "object", "properties": {}}}}
+    try:
+        litellm.completion(model="openai/warm-up", messages=[{"role": "user", "content": "-"}],
+                           tools=[tool], mock_response="-", api_key="sk-warm-up")
+    except Exception as exc:  # cosmetic: the first real call simply pays for it
+        logger.info("litellm warm-up completion skipped: %s", type(exc).__name__)
+    return litellm
 
 
 def _log_warm_up(task: asyncio.Task[ModuleType]) -> None:

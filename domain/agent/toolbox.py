@@ -50,3 +50,11 @@ def household_tools(
                         rates=rates),
     ]
     return [tool.reading_as(reading) for tool in tools]
+
+
+def build_schemas() -> None:
+    """Builds every tool's schema once (pydantic's generation costs tens of ms), so a worker's
+    first message does not: called on the warm-up thread at start-up."""
+    for cls in (RecordSpendTool, RegisterExpenseTool, AdjustExpenseTool, SetIncomeTool,
+                ContributeToGoalTool, CreateGoalTool, BudgetTool, GoalTool, FeasibilityTool):
+        cls.__new__(cls).schema()

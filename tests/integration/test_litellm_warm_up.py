@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -27,7 +26,6 @@ async def test_the_warm_up_imports_litellm_on_a_worker_thread_while_the_loop_kee
         return original()
 
     monkeypatch.setattr(llm, "_litellm", slow_import)
-    monkeypatch.setattr(llm, "sys", SimpleNamespace(modules={}))  # as if not imported yet
 
     task = llm.warm_up()
     ticks = 0
