@@ -340,10 +340,12 @@ class HouseholdService:
         action = {"confirm": CONFIRM, "cancel": CANCEL}.get(decision_of(text) or "")
         if action is None:
             return None
-        operation = await self.storage.operations(self._scope(chat_id)).get_by_message(message_id)
-        if operation is None:
-            return None
-        return await self.press(chat_id, user_id, callback_data(action, operation.key))
+        # The look-up joins the press's read transaction (one BEGIN for both).
+        async with self.storage.reading_together():
+            operation = await self.storage.operations(self._scope(chat_id)).get_by_message(message_id)
+            if operation is None:
+                return None
+            return await self.press(chat_id, user_id, callback_data(action, operation.key))
 
     async def press(self, chat_id: int, user_id: int, data: str | None) -> PressResult:
         """A Confirmar/Cancelar press. Callback data is hostile until it names a pending operation

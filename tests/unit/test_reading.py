@@ -178,3 +178,14 @@ async def test_an_unreadable_amount_reaches_the_model_as_an_error_naming_it_and_
 
     assert reply.tool_calls[0].error is not None and "uns trocados" in reply.tool_calls[0].error
     assert reply.receipts == []
+
+
+async def test_an_expense_named_with_the_working_memorys_aliases_is_still_found() -> None:
+    _, _, tools = await house()
+    model = ScriptedModel(call("recordSpend", {"expense": "Mercado (supermercado/feira)", "amount": 50,
+                                               "operationId": "a"}))
+
+    reply = await AgentChat.create(model, tools).send("50 no mercado", sender="Ana")
+
+    assert reply.tool_calls[0].error is None
+    assert reply.tool_calls[0].result.preview["newActual"]["amount"] == Decimal("50")

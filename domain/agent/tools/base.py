@@ -73,7 +73,8 @@ STORED = "stored"  # validation context: arguments read back from the operation 
 class MoneyArg(ToolArgs):
     # No field descriptions: the system prompt explains amounts once, instead of in every schema.
     amount: ExactDecimal
-    currency: str
+    # Optional for the model: left out, it is the household's (filled in before validation).
+    currency: str = Field(default="", json_schema_extra=lambda schema: schema.pop("default", None))
 
     @model_validator(mode="before")
     @classmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field
@@ -18,7 +19,8 @@ from domain.agent.tools.base import (
     missing,
     money_dict,
 )
-from domain.errors import InvalidMoney
+from domain.budget import Budget, RecurringExpense
+from domain.errors import InvalidMoney, UnknownExpense
 from domain.money import Money, Period
 from domain.ports import BudgetRepository
 from domain.reading import read_period
@@ -32,6 +34,21 @@ def _refuse_bool(value: Any) -> Any:
 
 
 BillingDay = Annotated[int, BeforeValidator(_refuse_bool)]
+
+
+_SHOWN_ALIASES = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*$")
+
+
+def find_expense(budget: Budget, name: str) -> RecurringExpense:
+    """The expense by name or alias; also when a model copied the working memory's layout
+    ("Energia (luz/conta de luz)"): the name without the trailing parenthesis."""
+    try:
+        return budget.find_by_name(name)
+    except UnknownExpense:
+        bare = _SHOWN_ALIASES.sub("", name)
+        if not bare or bare == name:
+            raise
+        return budget.find_by_name(bare)
 
 
 def positive(money: MoneyArg, what: str) -> Money:
@@ -86,7 +103,7 @@ class RecordSpendTool(_BudgetWriteTool):
     async def _stage(self, args: RecordSpendArgs) -> Staged:
         period = Period.parse(args.period)
         budget = await self.budget_repo.load(self.budget_id, periods=[period])
-        expense = budget.find_by_name(args.expense)
+        expense = find_expense(budget, args.expense)
         delta = positive(args.amount, "O gasto")
         new_actual = expense.add_to_actual(period, delta)
         preview = {"expense": args.expense, "period": str(period),
@@ -150,9 +167,10 @@ class AdjustExpenseTool(_BudgetWriteTool):
 
     async def _stage(self, args: AdjustExpenseArgs) -> Staged:
         budget = await self.budget_repo.load(self.budget_id, periods=())
-        old_expected = budget.find_by_name(args.expense).expected
-        budget.adjust_amount(args.expense, positive(args.new_expected, "O novo valor"))
-        new_expected = budget.find_by_name(args.expense).expected
+        found = find_expense(budget, args.expense)
+        old_expected = found.expected
+        budget.adjust_amount(found.name, positive(args.new_expected, "O novo valor"))
+        new_expected = budget.find_by_name(found.name).expected
         preview = {"expense": args.expense, "oldExpected": money_dict(old_expected),
                    "newExpected": money_dict(new_expected)}
         return Staged(preview, lambda: self.budget_repo.save(budget))
