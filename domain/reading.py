@@ -123,14 +123,16 @@ def _unreadable(value: object) -> InvalidMoney:
 
 def _exact(value: Decimal) -> Decimal:
     """1500.0 -> 1500 (a multiplier's leftover zeros), 37.90 kept as it is."""
-    return value.quantize(Decimal(1)) if value == value.to_integral_value() and value.as_tuple().exponent < 0 \
-        else value
+    exponent = value.as_tuple().exponent
+    if isinstance(exponent, int) and exponent < 0 and value == value.to_integral_value():
+        return value.quantize(Decimal(1))
+    return value
 
 
 def read_amount(value: object) -> tuple[Decimal, str | None]:
     """(amount, currency or None) from a JSON number (already a Decimal) or a text such as "37,90",
     "R$ 1.234,56", "2 mil", "1.5k", "€6000", "25 mil euros". Floats and booleans are refused."""
-    if isinstance(value, bool) or isinstance(value, float):
+    if isinstance(value, bool | float):
         raise InvalidArgument(f"Valor (amount) {value!r} é float, não exato; envie o número como no texto, "
                            "como 37.90.")
     if isinstance(value, int):

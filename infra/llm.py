@@ -12,8 +12,8 @@ import asyncio
 import json
 import logging
 import os
-import sys
 import re
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any

@@ -111,12 +111,12 @@ def read_text_calls(text: str | None, known: Collection[str], *, id_prefix: str 
     if not found:
         return TextCalls([], text)
     rest = _without(text, spans)
-    calls = [
+    as_tool_calls: list[dict[str, Any]] = [
         {"id": f"{id_prefix}_{index}", "type": "function",
          "function": {"name": name, "arguments": exact_json(arguments)}}
         for index, (name, arguments) in enumerate(found, 1)
     ]
-    return TextCalls(calls, rest)
+    return TextCalls(as_tool_calls, rest)
 
 
 def _next_json_start(text: str, position: int) -> int:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from domain.agent.clock import DEFAULT_TIMEZONE, Clock, utc_now
 from domain.agent.operations import OperationLog
-from domain.agent.tools.base import Reading
 from domain.agent.tools import (
     AdjustExpenseTool,
     BudgetTool,
@@ -17,6 +16,7 @@ from domain.agent.tools import (
     SetIncomeTool,
     Tool,
 )
+from domain.agent.tools.base import Reading
 from domain.household import Household
 from domain.ports import BudgetRepository, GoalRepository
 from domain.rates import DEFAULT_RATES, ExchangeRates

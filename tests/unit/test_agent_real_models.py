@@ -27,7 +27,7 @@ def spend(amount: str, operation_id: str = "op-1", **extra: Any) -> dict[str, An
 
 def written(name: str, args: dict[str, Any]) -> str:
     from tests.fakes.scripted_model import exact_json
-    return '{"name": "%s", "arguments": %s}' % (name, exact_json(args))
+    return f'{{"name": "{name}", "arguments": {exact_json(args)}}}'
 
 
 async def world() -> tuple[InMemoryBudgetRepository, list[Tool[Any]], InMemoryOperationLog]:
@@ -59,7 +59,7 @@ async def test_a_call_written_as_text_in_a_fence_runs_as_a_tool_call_and_its_pre
 
 
 async def test_several_calls_written_as_text_all_run_and_the_models_words_are_the_reply() -> None:
-    repo, tools, _ = await world()
+    _, tools, _ = await world()
     text = (f"Vou registrar os dois gastos.\n<tool_call>{written('recordSpend', spend('10', 'a'))}</tool_call>\n"
             f"<tool_call>{written('recordSpend', spend('20', 'b'))}</tool_call>")
     model = ScriptedModel(say(text))

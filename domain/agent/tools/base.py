@@ -41,7 +41,7 @@ from domain.agent.operations import (
 from domain.agent.receipts import ToolReceipt
 from domain.errors import ConcurrentModification, InvalidArgument, InvalidMoney
 from domain.money import Money, Period
-from domain.reading import read_amount, read_currency, read_date, read_period
+from domain.reading import read_amount, read_currency, read_date
 
 MAX_CONFLICT_RETRIES = 5
 
@@ -70,11 +70,15 @@ class ToolArgs(BaseModel):
 STORED = "stored"  # validation context: arguments read back from the operation log, already exact
 
 
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
 class MoneyArg(ToolArgs):
     # No field descriptions: the system prompt explains amounts once, instead of in every schema.
     amount: ExactDecimal
     # Optional for the model: left out, it is the household's (filled in before validation).
-    currency: str = Field(default="", json_schema_extra=lambda schema: schema.pop("default", None))
+    currency: str = Field(default="", json_schema_extra=_no_default)
 
     @model_validator(mode="before")
     @classmethod
