@@ -127,11 +127,16 @@ class Console:
         self._write_result(result)
         return True
 
+    def _decided(self, result: PressResult) -> None:
+        if result.edit is not None and result.edit.message_id == self.last_preview:
+            self.last_preview = None  # a later "ok" is for the agent again
+
     async def _press(self, data: str) -> None:
         assert self.speaker is not None
         self._write_result(await self.service.press(CONSOLE_CHAT_ID, self.speaker.user_id, data))
 
     def _write_result(self, result: PressResult) -> None:
+        self._decided(result)
         first_time = result.answer in (rendering.confirmed_answer(), rendering.cancelled_answer())
         self.write(result.edit.text if first_time and result.edit is not None else result.answer)
 

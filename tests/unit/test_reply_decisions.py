@@ -68,3 +68,15 @@ async def test_in_the_console_a_stranger_saying_sim_writes_nothing() -> None:
     await console.handle("/resumo")
 
     assert "Luz" not in printed[-1]
+
+
+async def test_in_the_console_ok_after_the_preview_was_decided_goes_to_the_agent_again() -> None:
+    console, printed = a_console()
+    await console.switch("Ana")
+    await console.handle("/start")
+    await console.handle("/despesa Luz 200")
+    await console.handle("1")
+
+    await console.handle("ok")
+
+    assert "/gasto" in printed[-1], "free text without a model gets the commands"
