@@ -32,6 +32,7 @@ DEFAULT_HISTORY_TOKENS = 3000
 # A scoped operation id: the model's (cut to fit 64 characters), "~", part of the call's digest.
 MAX_MODEL_ID = 48
 SCOPE_DIGITS = 12
+MINTED = "op"  # a write call without an operationId gets "op~<digest>"
 PREVIEWS_SENT = "(Prévia enviada; aguardando ✅ Confirmar de um membro.)"
 
 FAILURE_REPLIES = {
@@ -192,6 +193,8 @@ class AgentChat:
             call.error = f"Ferramenta desconhecida: {call.name}. Use: {', '.join(self.tools)}."
             return call
         parsed = with_speaker(tool, parsed, sender)
+        if isinstance(tool, WriteTool) and not (parsed.get("operationId") or parsed.get("operation_id")):
+            parsed = {**parsed, "operationId": MINTED}  # _scoped derives the real one
         try:
             if isinstance(tool, WriteTool):
                 args = await self._scoped(tool, tool.parse(parsed))
@@ -217,6 +220,8 @@ class AgentChat:
         same words again (a text confirmation, a repeat) land on the same operation, and new
         words on a new one. The tools keep contract §3's rules unchanged underneath."""
         digest = tool.digest(args)
+        if args.operation_id == MINTED:  # the model gave none: the arguments name the operation
+            return args.model_copy(update={"operation_id": f"{MINTED}~{digest[:SCOPE_DIGITS]}"})
         existing = await self.operations.get(args.operation_id)
         if existing is None or existing.fingerprint == digest:
             return args

@@ -168,3 +168,19 @@ async def test_the_same_call_repeated_after_confirmation_is_still_a_no_op() -> N
 
     assert again.receipts[0].confirmed and not again.receipts[0].persisted
     assert await june(repo) == Money.of(10, "BRL")
+
+
+async def test_a_write_call_without_an_operation_id_gets_one_from_its_arguments_and_can_be_confirmed() -> None:
+    repo, tools, _ = await world()
+    args = spend("12")
+    del args["operationId"]
+    model = ScriptedModel(call("recordSpend", args), call("recordSpend", {**args, "confirm": True}), say("Feito."))
+    chat = AgentChat.create(model, tools)
+
+    proposed = await chat.send("gastei 12 no mercado", sender="Ana")
+    done = await chat.send("confirma", sender="Bruno")
+
+    minted = proposed.receipts[0].operation_id
+    assert minted.startswith("op~") and proposed.tool_calls[0].args == args, "args stay as the model sent them"
+    assert done.receipts[0].operation_id == minted and done.receipts[0].persisted
+    assert await june(repo) == Money.of(12, "BRL")
