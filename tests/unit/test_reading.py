@@ -189,3 +189,13 @@ async def test_an_expense_named_with_the_working_memorys_aliases_is_still_found(
 
     assert reply.tool_calls[0].error is None
     assert reply.tool_calls[0].result.preview["newActual"]["amount"] == Decimal("50")
+
+
+async def test_a_goal_named_with_the_working_memorys_layout_is_still_found() -> None:
+    _, _, tools = await house()
+    model = ScriptedModel(call("contributeToGoal", {"goal": "Reserva: BRL 10000 no deadline, saved 0, Ana/Bruno",
+                                                    "amount": 100, "operationId": "a"}))
+
+    reply = await AgentChat.create(model, tools).send("100 na reserva", sender="Ana")
+
+    assert reply.tool_calls[0].error is None and reply.receipts

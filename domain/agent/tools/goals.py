@@ -44,6 +44,9 @@ def goal_matching(goals: list[Goal], name: str) -> Goal:
         return partial[0]
     if partial:
         raise AmbiguousName(name, [g.name for g in partial])
+    if isinstance(name, str) and ": " in name:
+        # The working memory's layout copied as a name ("Amsterdam Setembro/2026: EUR 6000 by ...").
+        return goal_matching(goals, name.split(": ", 1)[0])
     raise UnknownGoal(name, [g.name for g in goals])
 
 
