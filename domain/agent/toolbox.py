@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.agent.clock import DEFAULT_TIMEZONE, Clock
+from domain.agent.clock import DEFAULT_TIMEZONE, Clock, utc_now
 from domain.agent.operations import OperationLog
 from domain.agent.tools import (
     AdjustExpenseTool,
@@ -16,6 +16,7 @@ from domain.agent.tools import (
     SetIncomeTool,
     Tool,
 )
+from domain.agent.tools.base import Reading
 from domain.agent.tools.statements import ImportStatementTool
 from domain.household import Household
 from domain.ports import BudgetRepository, GoalRepository
@@ -37,7 +38,9 @@ def household_tools(
 ) -> list[Tool]:
     """The six write tools (sharing `operations`) and the three read tools, in the order the
     model is shown them; with `statement_imports`, also the statement import, which only the bot
-    proposes (the model is not shown it)."""
+    proposes (the model is not shown it). Each reads what the model leaves out or writes loosely
+    the same way: the household's currency, today in its time zone (tools/base.py Reading)."""
+    reading = Reading(currency=household.currency, now=now or utc_now, timezone=timezone)
     tools: list[Tool] = [
         RecordSpendTool(budget_repo, budget_id, operations),
         RegisterExpenseTool(budget_repo, budget_id, operations, now=now, timezone=timezone),
@@ -53,4 +56,12 @@ def household_tools(
     if statement_imports is not None:
         tools.append(ImportStatementTool(budget_repo, budget_id, household.id, statement_imports,
                                          operations))
-    return tools
+    return [tool.reading_as(reading) for tool in tools]
+
+
+def build_schemas() -> None:
+    """Builds every tool's schema once (pydantic's generation costs tens of ms), so a worker's
+    first message does not: called on the warm-up thread at start-up."""
+    for cls in (RecordSpendTool, RegisterExpenseTool, AdjustExpenseTool, SetIncomeTool,
+                ContributeToGoalTool, CreateGoalTool, BudgetTool, GoalTool, FeasibilityTool):
+        cls.__new__(cls).schema()
