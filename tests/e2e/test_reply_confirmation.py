@@ -33,7 +33,7 @@ def test_a_reply_confirma_writes_the_preview_once_without_any_model(
 ) -> None:
     casa = Group(tg, start_bot(), CHAT)  # no LLM_MODEL at all
     casa.reply_to(ANA, "/start")
-    casa.reply_to(BRUNO, "/entrar")
+    casa.join(BRUNO)
     expense = casa.propose(ANA, "/despesa Mercado 1.500")
     since = casa.mark()
     reply(casa, ANA, expense, "sim")
@@ -75,7 +75,7 @@ def test_with_the_provider_down_a_reply_ok_to_the_agents_preview_confirms_it_and
 ) -> None:
     casa = Group(tg, start_bot(llm), CHAT)
     casa.reply_to(ANA, "/start")
-    casa.reply_to(BRUNO, "/entrar")
+    casa.join(BRUNO)
     llm.script([tool_calls(("registerExpense", {"name": "Luz", "expected": {"amount": 180, "currency": "BRL"},
                                                 "operationId": "luz"}))])
     preview = casa.propose(ANA, "cadastra a luz, uns 180 por mês")
