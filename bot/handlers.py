@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import tempfile
 
 from telegram import (
     BotCommand,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputFile,
     Update,
 )
 from telegram.error import BadRequest
@@ -22,13 +24,14 @@ from telegram.ext import (
     filters,
 )
 
-from bot import rendering
+from bot import history, rendering
 from bot.commands import WRITE_COMMANDS, resumo_period
 from bot.parsing import CommandUsageError
 from bot.rate_limit import SharedGroupLimiter
 from bot.service import (
     CANCEL,
     CONFIRM,
+    UNDO,
     Edit,
     HouseholdService,
     Outcome,
@@ -42,7 +45,7 @@ from domain.errors import DomainError
 log = logging.getLogger(__name__)
 
 SERVICE = "service"
-PRESS_PATTERN = rf"^({CONFIRM}|{CANCEL}):"
+PRESS_PATTERN = rf"^({CONFIRM}|{CANCEL}|{UNDO}):"
 
 MENU = [
     BotCommand("gasto", "Registrar um gasto: /gasto 37,90 mercado"),
@@ -52,6 +55,9 @@ MENU = [
     BotCommand("meta", "Criar meta: /meta Viagem 6000 EUR até 2028-06-01"),
     BotCommand("resumo", "Resumo do mês"),
     BotCommand("metas", "Como estão as metas"),
+    BotCommand("extrato", "Lançamentos do mês"),
+    BotCommand("desfazer", "Desfazer a última operação"),
+    BotCommand("exportar", "Planilha dos lançamentos"),
     BotCommand("entrar", "Entrar na casa"),
     BotCommand("ajuda", "O que o bot entende"),
 ]
@@ -72,6 +78,12 @@ def keyboard(key: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[
         InlineKeyboardButton("✅ Confirmar", callback_data=callback_data(CONFIRM, key)),
         InlineKeyboardButton("❌ Cancelar", callback_data=callback_data(CANCEL, key)),
+    ]])
+
+
+def undo_keyboard(key: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton("↩️ Desfazer", callback_data=callback_data(UNDO, key)),
     ]])
 
 
@@ -101,8 +113,9 @@ def room_ahead(context: ContextTypes.DEFAULT_TYPE, chat_id: int,
 
 async def edit(context: ContextTypes.DEFAULT_TYPE, chat_id: int, change: Edit) -> None:
     try:
+        markup = undo_keyboard(change.undo_key) if change.undo_key is not None else None
         await context.bot.edit_message_text(change.text, chat_id=chat_id, message_id=change.message_id,
-                                            reply_markup=None)
+                                            reply_markup=markup)
     except BadRequest as error:
         # A redelivered press edits to the same final text: nothing to change is fine.
         if "message is not modified" not in str(error).lower():
@@ -162,6 +175,43 @@ async def goals(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await context.bot.send_message(chat_id_of(update), await service_of(context).goals(chat_id_of(update)))
 
 
+async def statement(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/extrato [AAAA-MM]: the month's ledger entries, newest first."""
+    try:
+        period = resumo_period(" ".join(context.args or []))
+    except CommandUsageError as usage:
+        await context.bot.send_message(chat_id_of(update), history.usage_text("extrato", str(usage)))
+        return
+    await context.bot.send_message(chat_id_of(update),
+                                   await service_of(context).statement(chat_id_of(update), period))
+
+
+async def undo_last(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/desfazer: a preview undoing the last confirmed operation."""
+    outcomes = await service_of(context).undo_last(chat_id_of(update), speaker_of(update),
+                                                   operation_id=f"cmd-{update.update_id}")
+    await deliver(context, chat_id_of(update), outcomes)
+
+
+async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/exportar [AAAA-MM]: the ledger as a CSV document, written to a temporary file and
+    uploaded from it, so memory stays flat however long the history."""
+    try:
+        period = resumo_period(" ".join(context.args or []))
+    except CommandUsageError as usage:
+        await context.bot.send_message(chat_id_of(update), history.usage_text("exportar", str(usage)))
+        return
+    with tempfile.TemporaryFile() as out:
+        name = await service_of(context).export(chat_id_of(update), period, out)
+        if name is None:
+            await context.bot.send_message(chat_id_of(update), rendering.not_started_text())
+            return
+        out.seek(0)
+        await context.bot.send_document(
+            chat_id_of(update), InputFile(out, filename=name, read_file_handle=False),
+            caption=history.export_caption(period))
+
+
 async def text_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A member's free text goes to the agent."""
     message = update.effective_message
@@ -195,6 +245,8 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.info("callback answer failed: %s", error)
     if result.edit is not None:
         await edit(context, message.chat.id, result.edit)
+    if result.post is not None:
+        await deliver(context, message.chat.id, [result.post])
 
 
 async def refuse_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -228,6 +280,9 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler(list(WRITE_COMMANDS), write_command))
     app.add_handler(CommandHandler("resumo", summary))
     app.add_handler(CommandHandler("metas", goals))
+    app.add_handler(CommandHandler("extrato", statement))
+    app.add_handler(CommandHandler("desfazer", undo_last))
+    app.add_handler(CommandHandler("exportar", export))
     app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, text_message))
     app.add_handler(CallbackQueryHandler(press, pattern=PRESS_PATTERN))
     app.add_handler(CallbackQueryHandler(refuse_press))

@@ -7,6 +7,7 @@ from typing import Protocol
 
 from domain.agent.conversation import ConversationStore
 from domain.agent.operations import OperationLog
+from domain.ledger import Ledger
 from domain.ports import BudgetRepository, GoalRepository, HouseholdRepository
 from infra.db.chats import ChatLink
 
@@ -47,6 +48,9 @@ class Storage(Protocol):
 
     @property
     def directory(self) -> ChatDirectory: ...
+
+    @property
+    def ledger(self) -> Ledger: ...
 
     def operations(self, scope: str) -> OperationLog:
         """The operation log of one chat: operation ids and button keys are only unique within it."""

@@ -242,6 +242,11 @@ def _set_income_facts(p: Mapping[str, Any]) -> list[str]:
     ]
 
 
+def _undo_facts(p: Mapping[str, Any]) -> list[str]:
+    return [f"Operação: {_summary(str(p['tool']), p['original'])}",
+            "Os totais voltam a ser como se ela não tivesse acontecido; o extrato guarda as duas."]
+
+
 _TOOLS: Final[Mapping[str, _ToolText]] = {
     "recordSpend": _ToolText(
         "📝 Registrar gasto", "✅ Gasto registrado", _record_spend_facts,
@@ -261,6 +266,9 @@ _TOOLS: Final[Mapping[str, _ToolText]] = {
     "setIncome": _ToolText(
         "💵 Atualizar renda mensal", "✅ Renda mensal atualizada", _set_income_facts,
         lambda p: f"renda mensal de {_any_money(p['income'])}"),
+    "undoOperation": _ToolText(
+        "↩️ Desfazer operação", "↩️ Operação desfeita", _undo_facts,
+        lambda p: f"desfazer {_summary(str(p['tool']), p['original'])}"),
 }
 
 # Labels for previews of tools this module does not know yet.
@@ -513,6 +521,9 @@ _COMMANDS: Final[Sequence[tuple[str, str, str]]] = (
      "/meta Lua de mel 6000 EUR até 2028-06-01"),
     ("/resumo [AAAA-MM]", "previsto e gasto por despesa no mês", "/resumo"),
     ("/metas", "quanto cada meta já tem e quanto falta por mês", "/metas"),
+    ("/extrato [AAAA-MM]", "cada lançamento do mês: quando, o quê, quanto e quem", "/extrato"),
+    ("/desfazer", "propõe desfazer a última operação confirmada", "/desfazer"),
+    ("/exportar [AAAA-MM]", "planilha (CSV) com os lançamentos do mês ou de tudo", "/exportar 2026-06"),
     ("/ajuda", "esta mensagem", "/ajuda"),
 )
 

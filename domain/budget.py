@@ -56,6 +56,18 @@ class RecurringExpense:
         self.lines.append(SpendLine(period, amount))
         return new_actual
 
+    def change_expected(self, new_expected: Money) -> None:
+        self._check(new_expected)
+        if new_expected.amount < 0:
+            raise InvalidMoney(f"Valor negativo: {new_expected}.")
+        self.expected = new_expected
+
+    def archive(self) -> None:
+        self.archived = True
+
+    def restore(self) -> None:
+        self.archived = False
+
     def replace_actual(self, period: Period, amount: Money) -> Money:
         """Sets the month's actual to `amount` (the ledger gets the difference as one entry)."""
         self._check(amount)
@@ -162,7 +174,7 @@ class Budget:
     def archive(self, name: str) -> RecurringExpense:
         """Takes an expense out of the month's summaries; its history stays in the ledger."""
         expense = self.find_by_name(name)
-        expense.archived = True
+        expense.archive()
         return expense
 
     def adjust_amount(self, name: str, new_expected: Money) -> RecurringExpense:
@@ -178,6 +190,9 @@ class Budget:
         if income.amount < 0:
             raise InvalidMoney(f"Renda negativa: {income}.")
         self.income = income
+
+    def clear_income(self) -> None:
+        self.income = None
 
     def expected_total(self) -> Money:
         total = Money.zero(self.currency)

@@ -89,6 +89,9 @@ class Goal:
     def archive(self) -> None:
         self.archived = True
 
+    def restore(self) -> None:
+        self.archived = False
+
     def saved_by_currency(self) -> dict[str, Money]:
         saved: dict[str, Money] = dict(self.prior_savings or {})
         for c in self.contributions:

@@ -13,7 +13,7 @@ nothing else.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -95,9 +95,10 @@ class SpendLine:
 
 
 class Ledger(Protocol):
-    async def month(self, household_id: str, period: Period) -> list[LedgerEntry]:
+    async def month(self, household_id: str, period: Period, *,
+                    limit: int | None = None) -> list[LedgerEntry]:
         """The household's entries of that month (spends by their period, the rest by their
-        date), newest first."""
+        date), newest first; at most `limit` of them."""
         ...
 
     def stream(self, household_id: str, period: Period | None = None) -> AsyncIterator[LedgerEntry]:
@@ -114,6 +115,7 @@ class InMemoryLedger:
     """The ledger port in memory; the in-memory repositories append to it."""
 
     entries: list[LedgerEntry] = field(default_factory=list)
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
 
     def add(self, entries: list[LedgerEntry]) -> None:
         stamp = current_stamp()
@@ -121,11 +123,13 @@ class InMemoryLedger:
             if stamp is not None:
                 entry = _with_stamp(entry, stamp)
             self.entries.append(replace(entry, id=len(self.entries) + 1,
-                                        created_at=entry.created_at or datetime.now(UTC)))
+                                        created_at=entry.created_at or self.clock()))
 
-    async def month(self, household_id: str, period: Period) -> list[LedgerEntry]:
-        return [e for e in reversed(self.entries)
-                if e.household_id == household_id and entry_period(e) == period]
+    async def month(self, household_id: str, period: Period, *,
+                    limit: int | None = None) -> list[LedgerEntry]:
+        found = [e for e in reversed(self.entries)
+                 if e.household_id == household_id and entry_period(e) == period]
+        return found if limit is None else found[:limit]
 
     async def stream(self, household_id: str, period: Period | None = None) -> AsyncIterator[LedgerEntry]:
         for entry in list(self.entries):

@@ -16,7 +16,9 @@ from domain.agent.tools import (
     SetIncomeTool,
     Tool,
 )
+from domain.agent.tools.undo import UndoOperationTool
 from domain.household import Household
+from domain.ledger import Ledger
 from domain.ports import BudgetRepository, GoalRepository
 from domain.rates import DEFAULT_RATES, ExchangeRates
 
@@ -31,9 +33,12 @@ def household_tools(
     now: Clock | None = None,
     timezone: str = DEFAULT_TIMEZONE,
     rates: ExchangeRates = DEFAULT_RATES,
+    ledger: Ledger | None = None,
 ) -> list[Tool]:
     """The six write tools (sharing `operations`) and the three read tools, in the order the
-    model is shown them."""
+    model is shown them; with a `ledger`, undoOperation too."""
+    undo: list[Tool] = [] if ledger is None else [
+        UndoOperationTool(ledger, budget_repo, budget_id, goal_repo, operations)]
     return [
         RecordSpendTool(budget_repo, budget_id, operations),
         RegisterExpenseTool(budget_repo, budget_id, operations),
@@ -41,6 +46,7 @@ def household_tools(
         SetIncomeTool(budget_repo, budget_id, operations),
         ContributeToGoalTool(goal_repo, household_id=household.id, operations=operations),
         CreateGoalTool(goal_repo, household, now, timezone=timezone, operations=operations, rates=rates),
+        *undo,
         BudgetTool(budget_repo, budget_id),
         GoalTool(goal_repo, household.id, now, timezone=timezone, rates=rates),
         FeasibilityTool(budget_repo, budget_id, goal_repo, household.id, now, timezone=timezone,

@@ -118,10 +118,12 @@ class SqlLedger:
     def __init__(self, database: Database) -> None:
         self._db = database
 
-    async def month(self, household_id: str, period: Period) -> list[LedgerEntry]:
+    async def month(self, household_id: str, period: Period, *,
+                    limit: int | None = None) -> list[LedgerEntry]:
         query = _in_month(select(entries).where(entries.c.household_id == household_id), period)
+        query = query.order_by(entries.c.id.desc())
         async with self._db.reading() as connection:
-            rows = (await connection.execute(query.order_by(entries.c.id.desc()))).all()
+            rows = (await connection.execute(query if limit is None else query.limit(limit))).all()
         return [_entry(row) for row in rows]
 
     async def stream(self, household_id: str, period: Period | None = None) -> AsyncIterator[LedgerEntry]:

@@ -8,6 +8,7 @@ from datetime import timedelta
 from domain.agent.clock import Clock, utc_now
 from domain.agent.conversation import ConversationStore
 from domain.agent.operations import DEFAULT_TTL
+from domain.ledger import Ledger
 from domain.ports import BudgetRepository, GoalRepository, HouseholdRepository
 from infra.db.budgets import SqlBudgetRepository
 from infra.db.chats import ChatDirectory
@@ -15,6 +16,7 @@ from infra.db.conversations import SqlConversationStore
 from infra.db.engine import Database
 from infra.db.goals import SqlGoalRepository
 from infra.db.households import SqlHouseholdRepository
+from infra.db.ledger import SqlLedger
 from infra.db.operations import SqlOperationLog
 
 
@@ -29,6 +31,7 @@ class SqlStorage:
         self.goals: GoalRepository = SqlGoalRepository(database)
         self.conversations: ConversationStore = SqlConversationStore(database)
         self.directory = ChatDirectory(database)
+        self.ledger: Ledger = SqlLedger(database)
 
     def operations(self, scope: str) -> SqlOperationLog:
         """The operation log of one chat: operation ids and button keys are unique within it."""

@@ -9,6 +9,7 @@ from domain.agent.tools.budget import (
     SetIncomeTool,
 )
 from domain.agent.tools.goals import ContributeToGoalTool, CreateGoalTool, FeasibilityTool, GoalTool
+from domain.agent.tools.undo import UndoOperationTool
 
 __all__ = [
     "AdjustExpenseTool",
@@ -22,5 +23,6 @@ __all__ = [
     "RegisterExpenseTool",
     "SetIncomeTool",
     "Tool",
+    "UndoOperationTool",
     "WriteTool",
 ]

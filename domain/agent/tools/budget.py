@@ -199,7 +199,7 @@ class BudgetTool(ReadTool[BudgetStatusArgs]):
             "expenses": [
                 {"name": e.name, "expected": money_dict(e.expected),
                  "actual": money_dict(e.actual_for(period))}
-                for e in budget.expenses
+                for e in budget.active_expenses()
             ],
             "totals": {"expected": money_dict(budget.expected_total()),
                        "actual": money_dict(budget.actual_total(period))},

@@ -31,7 +31,9 @@ from domain.text import fold
 
 
 def goal_matching(goals: list[Goal], name: str) -> Goal:
-    """The goal named `name`, or the only one whose name contains it ("Amsterdam")."""
+    """The goal named `name`, or the only one whose name contains it ("Amsterdam"); archived
+    goals answer to nothing."""
+    goals = [g for g in goals if not g.archived]
     wanted = fold(name) if isinstance(name, str) else ""
     if not wanted:
         raise UnknownGoal(str(name), [g.name for g in goals])
