@@ -56,6 +56,8 @@ MENU = [
     BotCommand("resumo", "Resumo do mês"),
     BotCommand("metas", "Como estão as metas"),
     BotCommand("extrato", "Lançamentos do mês"),
+    BotCommand("renomear", "Renomear: /renomear mercado para Feira"),
+    BotCommand("arquivar", "Arquivar despesa ou meta"),
     BotCommand("desfazer", "Desfazer a última operação"),
     BotCommand("exportar", "Planilha dos lançamentos"),
     BotCommand("entrar", "Entrar na casa"),
@@ -149,7 +151,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def write_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/gasto, /despesa, /ajuste, /aporte, /meta: a preview without any model."""
+    """/gasto, /despesa, /ajuste, /aporte, /meta, /renomear, /arquivar: a preview without any model."""
     message = update.effective_message
     assert message is not None and message.text is not None
     command = message.text.split()[0].lstrip("/").split("@")[0].lower()

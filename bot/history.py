@@ -12,6 +12,7 @@ import csv
 from collections.abc import AsyncIterator, Sequence
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
 from typing import BinaryIO, Final
 from zoneinfo import ZoneInfo
 
@@ -44,8 +45,18 @@ def entry_date(entry: LedgerEntry, timezone: str) -> date | None:
     if entry.on is not None:
         return entry.on
     if entry.created_at is not None:
-        return entry.created_at.astimezone(ZoneInfo(timezone)).date()
+        return entry.created_at.astimezone(_zone(timezone)).date()
     return None
+
+
+@lru_cache(maxsize=8)
+def _zone(name: str) -> ZoneInfo:
+    return ZoneInfo(name)
+
+
+@lru_cache(maxsize=64)
+def _quantum(currency: str) -> Decimal:
+    return Decimal(1).scaleb(-minor_units(currency))
 
 
 def _who(entry: LedgerEntry) -> str:
@@ -55,7 +66,7 @@ def _who(entry: LedgerEntry) -> str:
 def statement_line(entry: LedgerEntry, timezone: str) -> str:
     day = entry_date(entry, timezone)
     parts = [day.strftime("%d/%m") if day is not None else "--/--"]
-    what = f"{entry.subject} ({KIND_LABELS.get(entry.kind, entry.kind.value)})"
+    what = f"{entry.subject} ({KIND_LABELS.get(entry.kind) or entry.kind.value})"
     parts.append(f"↩️ desfeito: {what}" if entry.undoes else what)
     if entry.amount is not None:
         parts.append(money(entry.amount))
@@ -92,17 +103,16 @@ def _spent(entries: Sequence[LedgerEntry]) -> dict[str, Money]:
 
 def csv_amount(value: Money) -> str:
     """`1234,56`: the currency's minor units, a decimal comma, no thousands separator."""
-    quantum = Decimal(1).scaleb(-minor_units(value.currency))
-    return f"{value.amount.quantize(quantum):f}".replace(".", ",")
+    return f"{value.amount.quantize(_quantum(value.currency)):f}".replace(".", ",")
 
 
 def csv_row(entry: LedgerEntry, timezone: str) -> tuple[str, ...]:
     day = entry_date(entry, timezone)
     period = entry.period or (Period.of(day) if day is not None else None)
     return (
-        day.strftime("%d/%m/%Y") if day is not None else "",
+        f"{day.day:02d}/{day.month:02d}/{day.year:04d}" if day is not None else "",
         str(period) if period is not None else "",
-        KIND_LABELS.get(entry.kind, entry.kind.value),
+        KIND_LABELS.get(entry.kind) or entry.kind.value,
         entry.subject,
         csv_amount(entry.amount) if entry.amount is not None else "",
         entry.amount.currency if entry.amount is not None else "",

@@ -242,6 +242,18 @@ def _set_income_facts(p: Mapping[str, Any]) -> list[str]:
     ]
 
 
+_KIND_WORDS: Final = {"expense": "Despesa", "goal": "Meta"}
+
+
+def _rename_facts(p: Mapping[str, Any]) -> list[str]:
+    return [f"{_KIND_WORDS[p['kind']]}: {p['oldName']}", f"Novo nome: {p['newName']}"]
+
+
+def _archive_facts(p: Mapping[str, Any]) -> list[str]:
+    return [f"{_KIND_WORDS[p['kind']]}: {p['name']}",
+            "Sai do resumo e das conversas; o histórico fica no extrato."]
+
+
 def _undo_facts(p: Mapping[str, Any]) -> list[str]:
     return [f"Operação: {_summary(str(p['tool']), p['original'])}",
             "Os totais voltam a ser como se ela não tivesse acontecido; o extrato guarda as duas."]
@@ -266,6 +278,12 @@ _TOOLS: Final[Mapping[str, _ToolText]] = {
     "setIncome": _ToolText(
         "💵 Atualizar renda mensal", "✅ Renda mensal atualizada", _set_income_facts,
         lambda p: f"renda mensal de {_any_money(p['income'])}"),
+    "renameItem": _ToolText(
+        "✏️ Renomear", "✅ Renomeado", _rename_facts,
+        lambda p: f"renomear {p['oldName']} para {p['newName']}"),
+    "archiveItem": _ToolText(
+        "🗄️ Arquivar", "✅ Arquivado", _archive_facts,
+        lambda p: f"arquivar {p['name']}"),
     "undoOperation": _ToolText(
         "↩️ Desfazer operação", "↩️ Operação desfeita", _undo_facts,
         lambda p: f"desfazer {_summary(str(p['tool']), p['original'])}"),
@@ -523,6 +541,9 @@ _COMMANDS: Final[Sequence[tuple[str, str, str]]] = (
     ("/metas", "quanto cada meta já tem e quanto falta por mês", "/metas"),
     ("/extrato [AAAA-MM]", "cada lançamento do mês: quando, o quê, quanto e quem", "/extrato"),
     ("/desfazer", "propõe desfazer a última operação confirmada", "/desfazer"),
+    ("/renomear <nome> para <novo nome>", "renomeia uma despesa ou meta", "/renomear mercado para Feira"),
+    ("/arquivar <despesa ou meta>", "tira do resumo o que não se usa mais; o histórico fica",
+     "/arquivar Academia"),
     ("/exportar [AAAA-MM]", "planilha (CSV) com os lançamentos do mês ou de tudo", "/exportar 2026-06"),
     ("/ajuda", "esta mensagem", "/ajuda"),
 )

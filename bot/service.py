@@ -260,9 +260,9 @@ class HouseholdService:
         return shown
 
     async def _expense_named(self, context: ChatContext, name: str) -> RecurringExpense:
-        """The expense that answers to `name`. Expenses and their aliases are only ever added
-        (no verb renames or removes one), so an expense found in the budget loaded earlier in
-        this update is the one a fresh load would find: only a miss loads the budget again."""
+        """The expense that answers to `name`, from the budget loaded earlier in this update when it
+        is there (a rename or an archive confirmed within the same update is the rare miss: the
+        preview then shows the words as given); only a miss loads the budget again."""
         if context.names is not None:
             with contextlib.suppress(DomainError):
                 return context.names.find_by_name(name)

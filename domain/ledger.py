@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from enum import StrEnum
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from domain.money import Money, Period
 
@@ -48,8 +48,10 @@ class Stamp:
     undoes: str | None = None  # the operation this one reverses
 
 
-@dataclass(frozen=True)
-class LedgerEntry:
+class LedgerEntry(NamedTuple):
+    """One entry, immutable. A named tuple rather than a frozen dataclass: an export builds a
+    hundred thousand of them, and a tuple is built several times faster."""
+
     kind: EntryKind
     subject: str                   # the expense's or goal's name when the entry was made
     amount: Money | None = None
@@ -122,8 +124,8 @@ class InMemoryLedger:
         for entry in entries:
             if stamp is not None:
                 entry = _with_stamp(entry, stamp)
-            self.entries.append(replace(entry, id=len(self.entries) + 1,
-                                        created_at=entry.created_at or self.clock()))
+            self.entries.append(entry._replace(id=len(self.entries) + 1,
+                                               created_at=entry.created_at or self.clock()))
 
     async def month(self, household_id: str, period: Period, *,
                     limit: int | None = None) -> list[LedgerEntry]:
@@ -159,5 +161,5 @@ def stamp_fields(stamp: Stamp | None) -> dict[str, str | None]:
 
 
 def _with_stamp(entry: LedgerEntry, stamp: Stamp) -> LedgerEntry:
-    return replace(entry, operation_id=stamp.operation_id, tool=stamp.tool,
-                   confirmed_by=stamp.confirmed_by, scope=stamp.scope, undoes=stamp.undoes)
+    return entry._replace(operation_id=stamp.operation_id, tool=stamp.tool,
+                          confirmed_by=stamp.confirmed_by, scope=stamp.scope, undoes=stamp.undoes)

@@ -16,6 +16,7 @@ from domain.agent.tools import (
     SetIncomeTool,
     Tool,
 )
+from domain.agent.tools.housekeeping import ArchiveTool, RenameTool
 from domain.agent.tools.undo import UndoOperationTool
 from domain.household import Household
 from domain.ledger import Ledger
@@ -36,9 +37,11 @@ def household_tools(
     ledger: Ledger | None = None,
 ) -> list[Tool]:
     """The six write tools (sharing `operations`) and the three read tools, in the order the
-    model is shown them; with a `ledger`, undoOperation too."""
+    model is shown them; with a `ledger` (the bot's), undoOperation, renameItem and archiveItem too."""
     undo: list[Tool] = [] if ledger is None else [
-        UndoOperationTool(ledger, budget_repo, budget_id, goal_repo, operations)]
+        UndoOperationTool(ledger, budget_repo, budget_id, goal_repo, operations),
+        RenameTool(budget_repo, budget_id, goal_repo, household.id, operations),
+        ArchiveTool(budget_repo, budget_id, goal_repo, household.id, operations)]
     return [
         RecordSpendTool(budget_repo, budget_id, operations),
         RegisterExpenseTool(budget_repo, budget_id, operations),

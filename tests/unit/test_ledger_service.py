@@ -6,30 +6,42 @@ import csv
 import io
 from decimal import Decimal
 
+import pytest
+
 from bot import history
 from bot.service import UNDO, HouseholdService, Preview, callback_data
 from domain.ledger import EntryKind
 from domain.money import Money, Period
 from tests.fakes.storage import InMemoryStorage
-from tests.unit.test_household_service import (  # noqa: F401  (fixtures)
+from tests.unit.test_household_service import (
     ANA,
     BRUNO,
     CHAT,
     JUNE,
+    NOW,
     STRANGER,
+    TTL,
+    Clock,
     actual,
-    clock,
     confirmed,
     couple,
     goals,
     ok,
     only_preview,
     only_reply,
-    service,
-    storage,
     stored_operation,
     with_mercado,
 )
+
+
+@pytest.fixture
+def storage() -> InMemoryStorage:
+    return InMemoryStorage(clock=Clock(NOW), ttl=TTL)
+
+
+@pytest.fixture
+def service(storage: InMemoryStorage) -> HouseholdService:
+    return HouseholdService(storage, model=None, clock=storage.clock, ttl=TTL)
 
 
 async def posted_spend(service: HouseholdService, text: str = "37,90 mercado", message_id: int = 500) -> Preview:
@@ -198,3 +210,50 @@ async def test_export_writes_a_csv_excel_reads_in_pt_br(service: HouseholdServic
     assert spend[:6] == ["15/06/2026", "2026-06", "gasto", "Mercado", "1234,56", "BRL"]
     assert spend[7] == "Ana"
     assert len(rows) == 3  # the header, the expense's registration, the spend
+
+
+async def test_renomear_and_arquivar_are_previews_and_history_stays(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await with_mercado(service)
+    await posted_spend(service, "10 mercado", 900)
+
+    rename = only_preview(await service.command(CHAT, ANA, "renomear", "mercado para Feira"))
+    assert "Mercado" in rename.text and "Feira" in rename.text
+    assert "Mercado" in await service.summary(CHAT, JUNE)  # nothing written by a preview
+    await service.press(CHAT, BRUNO.user_id, ok(rename))
+    archive = only_preview(await service.command(CHAT, ANA, "arquivar", "feira"))
+    await service.press(CHAT, BRUNO.user_id, ok(archive))
+
+    summary = await service.summary(CHAT, JUNE)
+    statement = await service.statement(CHAT, JUNE)
+    assert "Feira" not in summary and "Mercado" not in summary
+    assert "Mercado (gasto) · R$ 10,00" in statement and "Feira (arquivada)" in statement
+
+
+async def test_a_goal_whose_name_differs_only_in_case_or_accents_is_refused(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await couple(service)
+    await confirmed(service, ANA, "meta", "Lua de Mel 6000")
+
+    refused = only_reply(await service.command(CHAT, BRUNO, "meta", "lua de mél 9000"))
+
+    assert "já é usado" in refused and len(await goals(storage)) == 1
+
+
+async def test_renomear_without_para_shows_the_right_form(service: HouseholdService) -> None:
+    await with_mercado(service)
+
+    assert "/renomear <nome> para <novo nome>" in only_reply(
+        await service.command(CHAT, ANA, "renomear", "mercado Feira"))
+
+
+async def test_undoing_a_rename_gives_the_old_name_back(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await with_mercado(service)
+    await confirmed(service, ANA, "renomear", "mercado para Feira")
+
+    undo = only_preview(await service.undo_last(CHAT, BRUNO, operation_id="cmd-r"))
+    await service.press(CHAT, BRUNO.user_id, ok(undo))
+
+    assert [e.name for e in (await storage.budgets.load(
+        (await storage.directory.household_of_chat(CHAT)).budget_id)).expenses] == ["Mercado"]  # type: ignore[union-attr]

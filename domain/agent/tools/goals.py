@@ -21,7 +21,7 @@ from domain.agent.tools.base import (
     parse_date,
 )
 from domain.agent.tools.budget import positive
-from domain.errors import AmbiguousName, InvalidArgument, UnknownGoal, UnknownMember
+from domain.errors import AmbiguousName, DuplicateName, InvalidArgument, UnknownGoal, UnknownMember
 from domain.goals import Goal
 from domain.household import Household, Member
 from domain.money import Money
@@ -46,6 +46,16 @@ def goal_matching(goals: list[Goal], name: str) -> Goal:
     if partial:
         raise AmbiguousName(name, [g.name for g in partial])
     raise UnknownGoal(name, [g.name for g in goals])
+
+
+def check_goal_name_free(goals: list[Goal], name: str, *, besides: Goal | None = None) -> None:
+    """Two active goals whose names differ only in case or accents could never be told apart."""
+    wanted = fold(name)
+    for goal in goals:
+        if goal.archived or (besides is not None and goal.id == besides.id):
+            continue
+        if fold(goal.name) == wanted:
+            raise DuplicateName(name, f"a meta {goal.name}")
 
 
 def member_of(goal: Goal, name: str) -> Member:
@@ -165,6 +175,7 @@ class CreateGoalTool(WriteTool[CreateGoalArgs]):
         target = positive(args.target, "O valor da meta")
         goal = Goal.create(args.name, target, members=members, created_at=today, deadline=deadline,
                            household_id=self.household.id)
+        check_goal_name_free(await self.goal_repo.list(self.household.id, history=False), goal.name)
         preview: dict[str, Any] = {"name": args.name, "target": target.plain()}
         if deadline is not None:
             preview["deadline"] = deadline.isoformat()
