@@ -175,7 +175,7 @@ class BudgetStatusArgs(ToolArgs):
     period: str = Field(description="YYYY-MM")
 
 
-class BudgetTool(ReadTool[BudgetStatusArgs]):
+class BudgetStatusTool(ReadTool[BudgetStatusArgs]):
     name = "budgetStatus"
     description = "Expected and actual spending per expense for a month, with totals and income."
     args_model = BudgetStatusArgs
@@ -185,7 +185,7 @@ class BudgetTool(ReadTool[BudgetStatusArgs]):
         self.budget_id = budget_id
 
     @classmethod
-    def create(cls, *, budget_repo: BudgetRepository, budget_id: str) -> BudgetTool:
+    def create(cls, *, budget_repo: BudgetRepository, budget_id: str) -> BudgetStatusTool:
         return cls(budget_repo, budget_id)
 
     async def budget_status(self, *, period: str) -> dict[str, Any]:
@@ -205,3 +205,7 @@ class BudgetTool(ReadTool[BudgetStatusArgs]):
                        "actual": money_dict(budget.actual_total(period))},
             "income": money_dict(budget.income) if budget.income is not None else None,
         }
+
+
+# The contract's name (§3), kept importable: the tool is budgetStatus, a read of one month.
+BudgetTool = BudgetStatusTool

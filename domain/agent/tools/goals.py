@@ -207,7 +207,7 @@ def goal_report(goal: Goal, today: date, rates: ExchangeRates) -> dict[str, Any]
     }
 
 
-class GoalTool(ReadTool[GoalStatusArgs]):
+class GoalStatusTool(ReadTool[GoalStatusArgs]):
     name = "goalStatus"
     description = "A goal's savings by currency, progress, required monthly amount and whether it is on track."
     args_model = GoalStatusArgs
@@ -224,7 +224,7 @@ class GoalTool(ReadTool[GoalStatusArgs]):
     @classmethod
     def create(cls, *, goal_repo: GoalRepository, household_id: str | None = None,
                now: Clock | None = None, timezone: str = DEFAULT_TIMEZONE,
-               rates: ExchangeRates = DEFAULT_RATES) -> GoalTool:
+               rates: ExchangeRates = DEFAULT_RATES) -> GoalStatusTool:
         return cls(goal_repo, household_id, now, timezone=timezone, rates=rates)
 
     async def goal_status(self, *, name: str, today: str | None = None) -> dict[str, Any]:
@@ -234,6 +234,10 @@ class GoalTool(ReadTool[GoalStatusArgs]):
         today = parse_date(args.today) if args.today else local_today(self.now, self.timezone)
         found = goal_matching(await self.goal_repo.list(self.household_id, history=False), args.name)
         return goal_report(found, today, self.rates)
+
+
+# The contract's name (§3), kept importable: the tool is goalStatus.
+GoalTool = GoalStatusTool
 
 
 class FeasibilityArgs(ToolArgs):
