@@ -23,7 +23,8 @@ Keys of --json (the goals are issue 9's):
                               entries each, and operations (and inbox updates) / with 10 <= 1.2
   prompt_tokens               bench/prompt_size.py, gpt-4o-mini                          <= 1500
   concurrent_chats_wall_ratio 100 chats at once, model takes 1 s: wall time / 1 s        <= 2.0
-plus "postgresql" (the same keys there), "worker" (start-up time of `household-bot webhook`, whether
+plus "ledger" (bench/ledger.py: /extrato against /resumo, /exportar's time and peak RSS),
+"postgresql" (the same keys there), "worker" (start-up time of `household-bot webhook`, whether
 litellm is imported before /healthz answers, peak RSS of a `python -m bot webhook` worker) and
 "details" (the medians in milliseconds behind every ratio).
 """
@@ -65,6 +66,7 @@ import httpx  # noqa: E402
 from sqlalchemy import func, select, update  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
+from bench import ledger as bench_ledger  # noqa: E402
 from bench.prompt_size import EXPENSES  # noqa: E402
 from bot import rendering  # noqa: E402
 from domain.agent.clock import local_today, utc_now  # noqa: E402
@@ -1027,6 +1029,16 @@ def table(report: dict[str, Any]) -> str:
             ("bench bot server peak RSS MB", lambda r: r["details"].get("bot_peak_rss_mb"))]
     for label, get in rows:
         lines.append(f"{label:42}" + "".join(f"{fmt(get(r)):>14}" for _, r in dbs))
+    ledger = report.get("ledger")
+    if ledger:  # bench/ledger.py's block: the ledger's reads, through the service
+        lines.append("")
+        for name, figures in [("SQLite", ledger)] + ([("PostgreSQL", ledger["postgresql"])]
+                                                     if ledger.get("postgresql") else []):
+            exports = figures["details"]["exports"]
+            lines.append(f"ledger ({name}): /extrato of 1,000 entries / /resumo {fmt(figures['extrato_vs_resumo'])} "
+                         f"(<= 1.5); /exportar of 100,000 entries {fmt(figures['export_100k_s'])} s (<= 5); "
+                         "peak RSS " + ", ".join(f"{fmt(e['peak_rss_mb'], 0)} MB at {int(n):,} (+{fmt(e['export_added_mb'], 1)})"
+                                                 for n, e in exports.items()))
     worker = report.get("worker")
     if worker:
         lines.append("")
@@ -1073,6 +1085,8 @@ async def run(options: argparse.Namespace) -> dict[str, Any]:
                 echo.stop()
             if not options.skip_worker:
                 report["worker"] = await measure_worker(driver, tg.base_url, workdir, logdir, options.startups)
+            if not options.skip_ledger:
+                report["ledger"] = await bench_ledger.run(options.postgres, workdir)
             await driver.close()
     finally:
         if tokens_process.poll() is None:
@@ -1094,6 +1108,7 @@ def main() -> None:
     parser.add_argument("--reps", type=int, help="measured rounds (overrides --quick)")
     parser.add_argument("--skip-worker", action="store_true", help="no start-up/memory measurement")
     parser.add_argument("--skip-concurrency", action="store_true", help="no 100-chat measurement")
+    parser.add_argument("--skip-ledger", action="store_true", help="no /extrato and /exportar measurement")
     parser.add_argument("--keep", action="store_true", help="keep the logs and databases")
     parser.add_argument("--trace", metavar="DIR", help="time the main steps inside the bench servers "
                         "(per kind of update) and write DIR/<server>.trace.txt")

@@ -22,12 +22,14 @@ from babel.lists import format_list
 from babel.numbers import format_currency, format_decimal
 
 from bot.parsing import ParseError
+from domain.agent.reports import BudgetReport, GoalReport
 from domain.errors import DomainError
 from domain.money import Money, Period, minor_units
 
 __all__ = [
     "already_cancelled_alert",
     "already_confirmed_alert",
+    "budget_report_text",
     "budget_summary",
     "cancelled_text",
     "confirmed_text",
@@ -35,6 +37,7 @@ __all__ = [
     "error_text",
     "expired_alert",
     "expired_text",
+    "goal_reports_text",
     "goals_summary",
     "help_text",
     "money",
@@ -510,6 +513,61 @@ def _goal_lines(report: Mapping[str, Any]) -> list[str]:
     if on_track is True and not reached:
         lines.append("✅ no ritmo")
     elif on_track is False:
+        lines.append("⚠️ atrasada")
+    return lines
+
+
+def budget_report_text(report: BudgetReport) -> str:
+    """/resumo from the typed report (the same text as ``budget_summary`` of its JSON)."""
+    lines = [f"📊 Resumo de {month_br(report.period)}", ""]
+    if not report.expenses:
+        lines += ["Nenhuma despesa cadastrada ainda.", EXPENSE_HINT]
+    for expense in report.expenses:
+        lines.append(f"{expense.name}: {_money_progress(expense.actual, expense.expected)}")
+    if report.expenses:
+        lines += ["", f"Total: {_money_progress(report.actual_total, report.expected_total)}"]
+    if report.income is not None:
+        lines += ["", f"Renda: {money(report.income)}"]
+        if report.income.currency == report.actual_total.currency:
+            left = report.income.amount - report.actual_total.amount
+            currency = report.income.currency
+            lines.append(f"⚠️ Gastos passaram da renda em {_format_money(-left, currency)}" if left < 0
+                         else f"Sobra: {_format_money(left, currency)}")
+    return "\n".join(_squeeze(lines))
+
+
+def _money_progress(actual: Money, expected: Money) -> str:
+    text = f"{money(actual)} de {money(expected)}"
+    if expected.amount <= 0:
+        return text
+    percent = max(0, _percent(actual.amount, expected.amount))
+    warning = " ⚠️" if percent > 100 else ""
+    return f"{text} {_bar(percent)} {percent} %{warning}"
+
+
+def goal_reports_text(reports: Sequence[GoalReport]) -> str:
+    """/metas from the typed reports (the same text as ``goals_summary`` of their JSON)."""
+    if not reports:
+        return "\n".join(["🎯 Metas", "", "Nenhuma meta criada ainda.", GOAL_HINT])
+    return "\n\n".join(["🎯 Metas", *("\n".join(_typed_goal_lines(r)) for r in reports)])
+
+
+def _typed_goal_lines(report: GoalReport) -> list[str]:
+    percent = report.progress_percent
+    lines = [report.name,
+             f"{money(report.saved_in_target_currency)} de {money(report.target)} {_bar(percent)} {percent} %"]
+    saved = report.saved_by_currency
+    if len(saved) > 1 or (saved and report.target.currency not in saved):
+        lines.append(f"Guardado: {_names([money(m) for m in saved.values()])}")
+    lines.append(f"Prazo: {date_br(report.deadline)}" if report.deadline else "Prazo: sem prazo")
+    reached = percent >= 100
+    if reached:
+        lines.append("🎉 Meta atingida!")
+    elif report.required_monthly is not None:
+        lines.append(f"Faltam {money(report.required_monthly)} por mês")
+    if report.on_track is True and not reached:
+        lines.append("✅ no ritmo")
+    elif report.on_track is False:
         lines.append("⚠️ atrasada")
     return lines
 

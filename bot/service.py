@@ -24,13 +24,14 @@ from domain.agent.model import LanguageModel
 from domain.agent.operations import DEFAULT_TTL, UNDO_TOOL, Operation, OperationLog, OperationStatus
 from domain.agent.prompt import system_prompt
 from domain.agent.receipts import ToolReceipt
+from domain.agent.reports import GoalReport
 from domain.agent.toolbox import household_tools
 from domain.agent.tools import (
     BudgetTool,
     Tool,
     WriteTool,
 )
-from domain.agent.tools.goals import goal_matching, goal_report
+from domain.agent.tools.goals import goal_matching
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget, RecurringExpense
 from domain.errors import DomainError, DuplicateName, OperationClosed
@@ -324,8 +325,8 @@ class HouseholdService:
             period = period or Period.of(self.today())
             tool = context.tool("budgetStatus")
             assert isinstance(tool, BudgetTool)
-            status = await tool.budget_status(period=str(period))
-        return rendering.budget_summary(status)
+            report = await tool.report(period)
+        return rendering.budget_report_text(report)
 
     async def goals(self, chat_id: int) -> str:
         async with self.storage.reading_together():
@@ -334,8 +335,8 @@ class HouseholdService:
                 return rendering.not_started_text()
             goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = self.today()
-        return rendering.goals_summary([goal_report(g, today, self.rates) for g in goals
-                                        if not g.archived])
+        return rendering.goal_reports_text([GoalReport.of(g, today, self.rates) for g in goals
+                                            if not g.archived])
 
     # -- history, undo, export (contract §8) ---------------------------------------------------
 

@@ -8,6 +8,7 @@ from pydantic import BeforeValidator, Field
 
 from domain.agent.operations import OperationLog
 from domain.agent.receipts import ToolReceipt
+from domain.agent.reports import BudgetReport, report_json
 from domain.agent.tools.base import (
     MoneyArg,
     ReadTool,
@@ -192,19 +193,11 @@ class BudgetStatusTool(ReadTool[BudgetStatusArgs]):
         return await self.read(self.parse({"period": period}))
 
     async def read(self, args: BudgetStatusArgs) -> dict[str, Any]:
-        period = Period.parse(args.period)
-        budget = await self.budget_repo.load(self.budget_id, periods=[period])
-        return {
-            "period": str(period),
-            "expenses": [
-                {"name": e.name, "expected": money_dict(e.expected),
-                 "actual": money_dict(e.actual_for(period))}
-                for e in budget.active_expenses()
-            ],
-            "totals": {"expected": money_dict(budget.expected_total()),
-                       "actual": money_dict(budget.actual_total(period))},
-            "income": money_dict(budget.income) if budget.income is not None else None,
-        }
+        return report_json(await self.report(Period.parse(args.period)))
+
+    async def report(self, period: Period) -> BudgetReport:
+        """The month, typed: what /resumo renders (the model reads its JSON)."""
+        return BudgetReport.of(await self.budget_repo.load(self.budget_id, periods=[period]), period)
 
 
 # The contract's name (§3), kept importable: the tool is budgetStatus, a read of one month.

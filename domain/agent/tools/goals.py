@@ -10,6 +10,7 @@ from pydantic import Field
 from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
 from domain.agent.operations import OperationLog
 from domain.agent.receipts import ToolReceipt
+from domain.agent.reports import GoalReport, report_json
 from domain.agent.tools.base import (
     MoneyArg,
     ReadTool,
@@ -192,19 +193,8 @@ class GoalStatusArgs(ToolArgs):
 
 
 def goal_report(goal: Goal, today: date, rates: ExchangeRates) -> dict[str, Any]:
-    saved = goal.saved_in_target_currency(rates)
-    monthly = goal.required_monthly(today, rates)
-    progress = min(100, int(saved.amount * 100 / goal.target.amount))
-    return {
-        "name": goal.name,
-        "target": money_dict(goal.target),
-        "deadline": goal.deadline.isoformat() if goal.deadline else None,
-        "savedByCurrency": {c: money_dict(m) for c, m in goal.saved_by_currency().items()},
-        "savedInTargetCurrency": money_dict(saved),
-        "progressPercent": progress,
-        "requiredMonthly": money_dict(monthly) if monthly is not None else None,
-        "onTrack": goal.is_on_track(today, rates),
-    }
+    """A goal's report as the model reads it (see GoalReport for the typed one)."""
+    return report_json(GoalReport.of(goal, today, rates))
 
 
 class GoalStatusTool(ReadTool[GoalStatusArgs]):
