@@ -59,6 +59,15 @@ async def _undo_proposed(backend: Backend) -> tuple[str, str]:
         await database.dispose()
 
 
+async def _actual(backend: Backend) -> Decimal:
+    """Mercado's actual as the backend's database holds it (its own schema on PostgreSQL)."""
+    database = backend.open()
+    try:
+        return await actual_in(database, CHAT)
+    finally:
+        await database.dispose()
+
+
 async def _undo_operations(backend: Backend) -> list[dict[str, object]]:
     database = backend.open()
     try:
@@ -77,7 +86,7 @@ def test_the_undos_confirmar_pressed_24_times_on_3_workers_undoes_once(backend: 
 
     said = [answer for worker in answers for answer, _ in worker[0]]
     assert said.count(CONFIRMED) == 1 and said.count(ALREADY) == 23, said
-    assert sync(actual_at(backend.url, CHAT)) == Decimal("100")
+    assert sync(_actual(backend)) == Decimal("100")
 
 
 def test_desfazer_pressed_at_once_on_2_workers_and_twice_on_each_proposes_one_undo(backend: Backend) -> None:
@@ -98,7 +107,7 @@ def test_desfazer_pressed_at_once_on_2_workers_and_twice_on_each_proposes_one_un
 
     undos = sync(_undo_operations(backend))
     assert len(undos) == 1 and undos[0]["status"] == "pending", undos
-    assert sync(actual_at(backend.url, CHAT)) == Decimal("37.90")
+    assert sync(_actual(backend)) == Decimal("37.90")
 
 
 def test_two_different_undos_of_one_spend_confirmed_at_once_on_2_workers_reverse_it_once(
@@ -126,7 +135,7 @@ def test_two_different_undos_of_one_spend_confirmed_at_once_on_2_workers_reverse
     refused = [(answer, alert) for answer, alert in said if answer != CONFIRMED]
     assert refused and refused[0][1] and "já foi desfeita" in refused[0][0], said
     # R$ 100 + R$ 37,90 - R$ 37,90, never - R$ 37,90 twice.
-    assert sync(actual_at(backend.url, CHAT)) == Decimal("100")
+    assert sync(_actual(backend)) == Decimal("100")
     statuses = sorted(str(row["status"]) for row in sync(_undo_operations(backend)))
     assert statuses == ["confirmed", "pending"]
 
