@@ -247,6 +247,8 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.info("callback answer failed: %s", error)
     if result.edit is not None:
         await edit(context, message.chat.id, result.edit)
+    if result.undone is not None:
+        await edit(context, message.chat.id, result.undone)
     if result.post is not None:
         await deliver(context, message.chat.id, [result.post])
 

@@ -24,6 +24,7 @@ STATEMENT_LINES: Final = 40  # a statement longer than this points to /exportar
 CSV_HEADER: Final = ("data", "mês", "tipo", "descrição", "valor", "moeda", "pago por",
                      "confirmado por", "operação", "desfaz")
 BOM: Final = codecs.BOM_UTF8
+_FORMULA_STARTS: Final = frozenset("=+-@\t\r")
 
 KIND_LABELS: Final = {
     EntryKind.SPEND: "gasto",
@@ -106,6 +107,13 @@ def csv_amount(value: Money) -> str:
     return f"{value.amount.quantize(_quantum(value.currency)):f}".replace(".", ",")
 
 
+def _text_cell(value: str | None) -> str:
+    """A name as a spreadsheet cell: one a member typed as "=…" (or +, -, @) is shown, not run."""
+    if not value:
+        return ""
+    return f"'{value}" if value[0] in _FORMULA_STARTS else value
+
+
 def csv_row(entry: LedgerEntry, timezone: str) -> tuple[str, ...]:
     day = entry_date(entry, timezone)
     period = entry.period or (Period.of(day) if day is not None else None)
@@ -113,13 +121,13 @@ def csv_row(entry: LedgerEntry, timezone: str) -> tuple[str, ...]:
         f"{day.day:02d}/{day.month:02d}/{day.year:04d}" if day is not None else "",
         str(period) if period is not None else "",
         KIND_LABELS.get(entry.kind) or entry.kind.value,
-        entry.subject,
+        _text_cell(entry.subject),
         csv_amount(entry.amount) if entry.amount is not None else "",
         entry.amount.currency if entry.amount is not None else "",
-        entry.paid_by or "",
-        entry.confirmed_by or "",
-        entry.operation_id or "",
-        entry.undoes or "",
+        _text_cell(entry.paid_by),
+        _text_cell(entry.confirmed_by),
+        _text_cell(entry.operation_id),
+        _text_cell(entry.undoes),
     )
 
 

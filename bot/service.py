@@ -90,6 +90,7 @@ class PressResult:
     alert: bool = False
     edit: Edit | None = None
     post: Preview | None = None  # a new preview to post (↩️ Desfazer proposes an undo)
+    undone: Edit | None = None  # a confirmed undo: the undone operation's message, button gone
 
 
 def callback_data(action: str, key: str) -> str:
@@ -453,8 +454,12 @@ class HouseholdService:
         async with self.storage.reading_together():
             current = await context.operations.get(operation.operation_id) or operation
             edit = await self._final_edit(context, current)
+            undone = None
+            if receipt.persisted and current.tool == UNDO_TOOL:  # the undone message loses its button
+                target = await context.operations.get(str(current.preview.get("operation")))
+                undone = await self._final_edit(context, target) if target is not None else None
         answer = rendering.confirmed_answer() if receipt.persisted else rendering.already_confirmed_alert()
-        return PressResult(answer, edit=edit)
+        return PressResult(answer, edit=edit, undone=undone)
 
     async def _cancel(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
         current = await context.operations.cancel(operation.operation_id, cancelled_by=member.name)

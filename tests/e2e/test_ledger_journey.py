@@ -45,6 +45,8 @@ def test_a_spend_undone_with_the_button_leaves_the_month_as_before_and_both_entr
     answer, done = casa.confirm(BRUNO, proposal)
     assert answer_text(answer) == "✅ Confirmado."
     assert without_keyboard(done) and undo_data(done) is None  # an undo is not undone
+    spend_after = casa.wait_edit(spend_message, since=since)
+    assert undo_data(spend_after) is None and history.undone_note() in spend_after.params["text"]
     again = casa.press(ANA, undo, spend_message)
     assert alerted(again) and answer_text(again) == history.already_undone_alert()
 

@@ -10,7 +10,7 @@ import pytest
 
 from bot import history
 from bot.service import UNDO, HouseholdService, Preview, callback_data
-from domain.ledger import EntryKind
+from domain.ledger import EntryKind, LedgerEntry
 from domain.money import Money, Period
 from tests.fakes.storage import InMemoryStorage
 from tests.unit.test_household_service import (
@@ -79,6 +79,8 @@ async def test_the_desfazer_button_proposes_an_undo_that_a_confirmation_applies_
     again = await service.press(CHAT, ANA.user_id, ok(pressed.post))
 
     assert not done.alert and done.edit is not None and done.edit.undo_key is None
+    assert done.undone is not None and done.undone.message_id == 500 and done.undone.undo_key is None
+    assert history.undone_note() in done.undone.text
     assert again.edit is not None and "já foi confirmada" in again.answer
     assert await actual(storage, "Mercado") == Decimal("0")
     spends = [e for e in storage.ledger.entries if e.kind is EntryKind.SPEND]
@@ -257,3 +259,13 @@ async def test_undoing_a_rename_gives_the_old_name_back(
 
     assert [e.name for e in (await storage.budgets.load(
         (await storage.directory.household_of_chat(CHAT)).budget_id)).expenses] == ["Mercado"]  # type: ignore[union-attr]
+
+
+def test_a_name_typed_as_a_formula_is_exported_as_text() -> None:
+    entry = LedgerEntry(EntryKind.SPEND, "=HYPERLINK(\"http://x\")", amount=Money.of("-1", "BRL"),
+                        period=JUNE, paid_by="@Ana", created_at=NOW)
+
+    row = history.csv_row(entry, "America/Sao_Paulo")
+
+    assert row[3] == "'=HYPERLINK(\"http://x\")" and row[6] == "'@Ana"
+    assert row[4] == "-1,00"  # an amount stays a number
