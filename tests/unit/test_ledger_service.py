@@ -19,6 +19,7 @@ from tests.unit.test_household_service import (
     CHAT,
     JUNE,
     NOW,
+    OTHER_CHAT,
     STRANGER,
     TTL,
     Clock,
@@ -269,3 +270,22 @@ def test_a_name_typed_as_a_formula_is_exported_as_text() -> None:
 
     assert row[3] == "'=HYPERLINK(\"http://x\")" and row[6] == "'@Ana"
     assert row[4] == "-1,00"  # an amount stays a number
+
+
+async def test_desfazer_with_forged_pending_or_another_chats_key_is_an_alert_and_writes_nothing(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await with_mercado(service)
+    await posted_spend(service, "10 mercado", 950)
+    pending = only_preview(await service.command(CHAT, ANA, "gasto", "5 mercado"))
+    await service.start(OTHER_CHAT, "Outra", ANA)
+    await service.command(OTHER_CHAT, ANA, "despesa", "Luz 200")
+    [other] = [op for op in storage.operations(f"chat:{OTHER_CHAT}")._operations.values()]
+
+    hostile = ["un:", "un:" + "A" * 33, "un:' OR 1=1", "un:\u0000", "UN:" + pending.key,
+               f"un:{pending.key}", f"un:{other.key}", "un:un:x"]
+    answers = [await service.press(CHAT, ANA.user_id, data) for data in hostile]
+
+    assert all(a.alert and a.post is None and a.edit is None for a in answers), answers
+    assert await actual(storage, "Mercado") == Decimal("10")
+    assert not [op for log in storage.logs.values() for op in log._operations.values()
+                if op.tool == "undoOperation"]
