@@ -16,8 +16,11 @@ from domain.agent.tools import (
     SetIncomeTool,
     Tool,
 )
+from domain.agent.tools.housekeeping import ArchiveTool, RenameTool
 from domain.agent.tools.statements import ImportStatementTool
+from domain.agent.tools.undo import UndoOperationTool
 from domain.household import Household
+from domain.ledger import Ledger
 from domain.ports import BudgetRepository, GoalRepository
 from domain.rates import DEFAULT_RATES, ExchangeRates
 from domain.statements import StatementImports
@@ -34,10 +37,16 @@ def household_tools(
     timezone: str = DEFAULT_TIMEZONE,
     rates: ExchangeRates = DEFAULT_RATES,
     statement_imports: StatementImports | None = None,
+    ledger: Ledger | None = None,
 ) -> list[Tool]:
     """The six write tools (sharing `operations`) and the three read tools, in the order the
-    model is shown them; with `statement_imports`, also the statement import, which only the bot
-    proposes (the model is not shown it)."""
+    model is shown them; with a `ledger` (the bot's), undoOperation, renameItem and archiveItem
+    too; with `statement_imports`, also the statement import, which only the bot proposes (the
+    model is not shown it)."""
+    undo: list[Tool] = [] if ledger is None else [
+        UndoOperationTool(ledger, budget_repo, budget_id, goal_repo, operations),
+        RenameTool(budget_repo, budget_id, goal_repo, household.id, operations),
+        ArchiveTool(budget_repo, budget_id, goal_repo, household.id, operations)]
     tools: list[Tool] = [
         RecordSpendTool(budget_repo, budget_id, operations),
         RegisterExpenseTool(budget_repo, budget_id, operations, now=now, timezone=timezone),
@@ -45,6 +54,7 @@ def household_tools(
         SetIncomeTool(budget_repo, budget_id, operations),
         ContributeToGoalTool(goal_repo, household_id=household.id, operations=operations),
         CreateGoalTool(goal_repo, household, now, timezone=timezone, operations=operations, rates=rates),
+        *undo,
         BudgetTool(budget_repo, budget_id),
         GoalTool(goal_repo, household.id, now, timezone=timezone, rates=rates),
         FeasibilityTool(budget_repo, budget_id, goal_repo, household.id, now, timezone=timezone,
