@@ -1219,7 +1219,36 @@ def table(report: dict[str, Any]) -> str:
 # --------------------------------------------------------------------------- main
 
 
+def print_only(report: dict[str, Any], options: argparse.Namespace) -> None:
+    if options.json:
+        Path(options.json).write_text(json.dumps(report, indent=2, ensure_ascii=False, default=str))
+
+
+async def run_real_model_only(options: argparse.Namespace) -> dict[str, Any]:
+    """`--only-real-model`: issue 13's four keys alone (a minute or two)."""
+    from bench.real_model import GOALS as REAL_MODEL_GOALS
+    from bench.real_model import measure_real_model
+
+    workdir = Path(tempfile.mkdtemp(prefix="household-bench-"))
+    logdir = workdir / "logs"
+    logdir.mkdir()
+    report: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "load_before": os.getloadavg()}}
+    try:
+        with FakeTelegramAPI(token=TOKEN) as tg:
+            driver = Driver(tg)
+            report["real_model"] = await measure_real_model(driver, tg.base_url, workdir, logdir,
+                                                            max(10, options.reps // 3))
+            await driver.close()
+        report.update({key: report["real_model"][key] for key in REAL_MODEL_GOALS})
+    finally:
+        report["machine"]["load_after"] = os.getloadavg()
+        shutil.rmtree(workdir, ignore_errors=True)
+    return report
+
+
 async def run(options: argparse.Namespace) -> dict[str, Any]:
+    if options.only_real_model:
+        return await run_real_model_only(options)
     report: dict[str, Any] = {"goals": GOALS, "settings": {
         "quick": options.quick, "repetitions": options.reps, "warmup": options.warmup,
         "history_rows": HISTORY_ROWS, "concurrent_chats": CONCURRENT_CHATS,
@@ -1254,6 +1283,13 @@ async def run(options: argparse.Namespace) -> dict[str, Any]:
                 report["schedule"] = await measure_schedule(options, workdir)
             if not options.skip_ledger:
                 report["ledger"] = await bench_ledger.run(options.postgres, workdir)
+            # Issue 13: the agent with a model that takes 1 s (bench/real_model.py).
+            if not options.skip_real_model:
+                from bench.real_model import GOALS as REAL_MODEL_GOALS
+                from bench.real_model import measure_real_model
+                report["real_model"] = await measure_real_model(driver, tg.base_url, workdir, logdir,
+                                                                max(10, options.reps // 3))
+                report.update({key: report["real_model"][key] for key in REAL_MODEL_GOALS})
             await driver.close()
     finally:
         if tokens_process.poll() is None:
@@ -1277,6 +1313,8 @@ def main() -> None:
     parser.add_argument("--skip-concurrency", action="store_true", help="no 100-chat measurement")
     parser.add_argument("--skip-ledger", action="store_true", help="no /extrato and /exportar measurement")
     parser.add_argument("--keep", action="store_true", help="keep the logs and databases")
+    parser.add_argument("--skip-real-model", action="store_true", help="no issue 13 figures (1 s model)")
+    parser.add_argument("--only-real-model", action="store_true", help="only the issue 13 figures")
     parser.add_argument("--trace", metavar="DIR", help="time the main steps inside the bench servers "
                         "(per kind of update) and write DIR/<server>.trace.txt")
     parser.add_argument("--profile", metavar="DIR", help="run the bench servers under pyinstrument "
@@ -1311,6 +1349,11 @@ def main() -> None:
     report = asyncio.run(run(options))
     report["elapsed_s"] = time.perf_counter() - started
     print()
+    if report.get("real_model"):
+        from bench.real_model import table as real_model_table
+        print(real_model_table(report["real_model"]) + "\n")
+    if options.only_real_model:
+        return print_only(report, options)
     print(table(report))
     print(f"\n({report['elapsed_s']:.0f} s; load average before {report['machine']['load_before'][0]:.2f}, "
           f"after {report['machine']['load_after'][0]:.2f} on {report['machine']['cpus']} CPUs)")

@@ -25,6 +25,7 @@ from infra.settings import Settings
 log = logging.getLogger(__name__)
 
 SERVICES = "services"
+WARM_UP = "litellm-warm-up"
 _DEFAULT: Any = object()
 
 
@@ -87,6 +88,12 @@ def build_application(settings: Settings, *, webhook: bool = False,
         app.bot_data[media.MEDIA] = services.media
         await app.bot.set_my_commands(handlers.MENU)
         await start_schedule(app, services, settings, clock=clock, periodic=periodic)
+        if settings.llm_model:
+            # litellm takes seconds to import: on a worker thread now, not in the first message.
+            from domain.agent.toolbox import build_schemas
+            from infra.llm import warm_up
+
+            app.bot_data[WARM_UP] = warm_up(build_schemas)
 
     async def post_shutdown(app: Application) -> None:
         await stop_schedule(app)

@@ -18,6 +18,7 @@ from bot.service import (
     Edit,
     HouseholdService,
     Outcome,
+    PressResult,
     Preview,
     Reply,
     Speaker,
@@ -52,6 +53,7 @@ class Console:
         self.speaker: Speaker | None = None
         self.choices: dict[str, str] = {}  # "1" -> callback data
         self.shown: dict[int, str] = {}  # message id -> operation id, for edits
+        self.last_preview: int | None = None  # what "confirma" / "cancela" answers, as a reply would
         self._next_choice = 1
         self._next_message = 1
 
@@ -112,7 +114,7 @@ class Console:
             self.write(await service.goals(chat))
         elif name:
             self.write(f"Comando desconhecido: /{name}. Veja /ajuda.")
-        else:
+        elif not await self._reply_to_last_preview(text):
             await self._show(await service.talk(chat, self.speaker, text))
 
     async def _show(self, outcomes: list[Outcome]) -> None:
@@ -127,7 +129,9 @@ class Console:
                 message_id = self._next_message
                 self._next_message += 1
                 await self.service.preview_posted(CONSOLE_CHAT_ID, outcome.operation_id, message_id)
-                self.write(f"{outcome.text}\n  [{ok}] ✅ Confirmar   [{no}] ❌ Cancelar")
+                self.last_preview = message_id
+                self.write(f"{outcome.text}\n  [{ok}] ✅ Confirmar   [{no}] ❌ Cancelar"
+                           "   (ou responda confirma / cancela)")
             elif isinstance(outcome, Edit):
                 self.write(outcome.text)
 
@@ -139,9 +143,28 @@ class Console:
             return
         await self._show(list(previews))
 
+    async def _reply_to_last_preview(self, text: str) -> bool:
+        """"confirma" / "cancela" typed after a preview: what a Telegram reply to it does (§8)."""
+        assert self.speaker is not None
+        if self.last_preview is None:
+            return False
+        result = await self.service.reply_to_preview(CONSOLE_CHAT_ID, self.speaker.user_id,
+                                                     self.last_preview, text)
+        if result is None:
+            return False
+        self._write_result(result)
+        return True
+
+    def _decided(self, result: PressResult) -> None:
+        if result.edit is not None and result.edit.message_id == self.last_preview:
+            self.last_preview = None  # a later "ok" is for the agent again
+
     async def _press(self, data: str) -> None:
         assert self.speaker is not None
-        result = await self.service.press(CONSOLE_CHAT_ID, self.speaker.user_id, data)
+        self._write_result(await self.service.press(CONSOLE_CHAT_ID, self.speaker.user_id, data))
+
+    def _write_result(self, result: PressResult) -> None:
+        self._decided(result)
         first_time = result.answer in (rendering.confirmed_answer(), rendering.cancelled_answer())
         self.write(result.edit.text if first_time and result.edit is not None else result.answer)
 

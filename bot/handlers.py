@@ -281,6 +281,9 @@ async def text_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     """A member's free text goes to the agent."""
     message = update.effective_message
     assert message is not None and message.text is not None
+    replied = message.reply_to_message
+    if replied is not None and await decided_by_reply(context, update, replied.message_id, message.text):
+        return
     # "typing" goes out while the agent works instead of before it starts (one Bot API round
     # trip less on every turn, bench/run.py), and is settled before any reply is sent.
     typing = asyncio.create_task(context.bot.send_chat_action(chat_id_of(update), "typing"))
@@ -292,6 +295,23 @@ async def text_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         except Exception as error:  # cosmetic: the replies still go out
             log.warning("typing action failed: %s", error)
     await deliver(context, chat_id_of(update), outcomes)
+
+
+async def decided_by_reply(context: ContextTypes.DEFAULT_TYPE, update: Update, message_id: int,
+                           text: str) -> bool:
+    """A reply "confirma"/"cancela" to a preview: the press it stands for, without the model."""
+    user = update.effective_user
+    assert user is not None
+    chat_id = chat_id_of(update)
+    result = await service_of(context).reply_to_preview(chat_id, user.id, message_id, text)
+    if result is None:
+        return False
+    if result.edit is not None:
+        await edit(context, chat_id, result.edit)
+    if result.alert:
+        # What the button would have shown as an alert (not a member, already decided...).
+        await context.bot.send_message(chat_id, result.answer)
+    return True
 
 
 async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

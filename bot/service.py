@@ -19,6 +19,7 @@ from bot import commands, history, rendering
 from bot.membership import ERASE, JOIN, EraseHouseholdTool, JoinHouseholdTool
 from bot.parsing import CommandUsageError
 from bot.ports import ChatLink, Storage
+from bot.replies import decision_of
 from domain.agent.chat import DEFAULT_HISTORY_TURNS, AgentChat, AgentReply
 from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
 from domain.agent.conversation import ConversationStore, Message
@@ -570,6 +571,21 @@ class HouseholdService:
         """A preview that never reached the chat is closed: nobody saw it, nobody may confirm it."""
         with contextlib.suppress(DomainError):
             await self.storage.operations(self._scope(chat_id)).cancel(operation_id, cancelled_by=None)
+
+    async def reply_to_preview(self, chat_id: int, user_id: int, message_id: int,
+                               text: str) -> PressResult | None:
+        """A text that replies to a posted preview and says only "confirma" (or "ok", 👍, ...) or
+        "cancela" decides it exactly as the button would: the same press, no model (§8).
+        None when the text is no such decision or the message is no preview: it goes to the agent."""
+        action = {"confirm": CONFIRM, "cancel": CANCEL}.get(decision_of(text) or "")
+        if action is None:
+            return None
+        # The look-up joins the press's read transaction (one BEGIN for both).
+        async with self.storage.reading_together():
+            operation = await self.storage.operations(self._scope(chat_id)).get_by_message(message_id)
+            if operation is None:
+                return None
+            return await self.press(chat_id, user_id, callback_data(action, operation.key))
 
     async def press(self, chat_id: int, user_id: int, data: str | None) -> PressResult:
         """A Confirmar/Cancelar press. Callback data is hostile until it names a pending operation

@@ -156,8 +156,8 @@ class MissingExchangeRate(DomainError):
 class OperationConflict(DomainError):
     def __init__(self, operation_id: str) -> None:
         super().__init__(
-            f'A operação "{operation_id}" já foi confirmada com outros dados. '
-            "Use um operationId novo para uma operação nova."
+            f'O operationId "{operation_id}" já foi usado por uma operação confirmada com outros '
+            "dados. Chame de novo com um operationId novo, nunca usado, e confirm=false."
         )
         self.operation_id = operation_id
 

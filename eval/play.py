@@ -39,6 +39,10 @@ class TurnResult:
     reply: str | None = None
     failure: str | None = None
     saves: int = 0
+    # A call was expected and none could be read from the answer (native or written as text);
+    # `call_like_text`: the answer's text still looked like an attempt at one.
+    format_failure: bool = False
+    call_like_text: bool = False
 
 
 @dataclass
@@ -144,6 +148,9 @@ class Player:
             tool_errors=sum(1 for c in calls if c.error), model_calls=self.model.calls - calls_before,
             latency=latency, reply=reply.text, failure=reply.failure.value if reply.failure else None,
             saves=world.saves - saves)
+        if turn.get("expect") and not reply.tool_calls and reply.failure is None:
+            result.format_failure = True
+            result.call_like_text = any(mark in (reply.text or "") for mark in ("{", "tool_call", "```"))
         add_usage(result, reply)
         if self.model.counter is not None:
             result.estimated_prompt_tokens = self.model.estimated_prompt - estimated[0]

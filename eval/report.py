@@ -108,6 +108,11 @@ def summarize(results: list[CaseResult], k: int, config: dict[str, Any] | None =
         "persisted_writes": sum(t.writes for t in turns),
         "tool_errors": sum(t.tool_errors for t in messages),
         "provider_failures": sum(1 for t in messages if t.failure),
+        "format_failures": {
+            "turns_expecting_a_call": sum(1 for t in messages if t.entries),
+            "no_call_read": sum(1 for t in messages if t.format_failure),
+            "of_which_text_looked_like_a_call": sum(1 for t in messages if t.call_like_text),
+        },
         "harness_errors": sum(1 for r in results if r.error),
         "tokens": {
             "prompt": prompt_tokens,
@@ -216,6 +221,9 @@ def render(summary: dict[str, Any], *, all_cases: bool = False, failures: int = 
         f"{summary['unconfirmed_writes']} (must be 0)",
         f"tool errors {summary['tool_errors']}   provider failures {summary['provider_failures']}"
         f"   harness errors {summary['harness_errors']}",
+        f"format failures (a call expected, none could be read) "
+        f"{summary['format_failures']['no_call_read']} of {summary['format_failures']['turns_expecting_a_call']}"
+        f" turns ({summary['format_failures']['of_which_text_looked_like_a_call']} looked like a call)",
         f"tokens: prompt {tokens['prompt']}  completion {tokens['completion']}  "
         f"per case run {tokens['per_case_run']:.0f}  per turn {tokens['per_turn']:.0f}  "
         f"model calls {tokens['model_calls']}",

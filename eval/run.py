@@ -171,6 +171,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-preflight", action="store_true", help="skip the first tool-support call")
     parser.add_argument("--all-cases", action="store_true", help="list every case in the table")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--results-jsonl", metavar="PATH",
+                        help="append each finished case's figures here as it ends (for long runs)")
     args = parser.parse_args(argv)
     if args.k < 1 or args.concurrency < 1:
         parser.error("--k and --concurrency must be at least 1")
@@ -206,6 +208,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     def progress(result: CaseResult) -> None:
         nonlocal done
         done += 1
+        if args.results_jsonl:  # each case as it finishes: figures survive a run cut short
+            with open(args.results_jsonl, "a", encoding="utf-8") as out:
+                out.write(json.dumps(summarize([result], 1), default=json_default, ensure_ascii=False) + "\n")
         if not args.quiet:
             mark = "ok  " if result.passed else "FAIL"
             print(f"[{done}/{len(cases) * args.k}] {mark} {result.case_id}#{result.run}", file=sys.stderr)

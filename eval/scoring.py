@@ -20,6 +20,7 @@ from typing import Any
 
 from domain.agent.receipts import ToolReceipt
 from domain.agent.tools import Tool
+from domain.agent.tools.budget import find_expense
 from domain.agent.tools.goals import goal_matching
 from domain.budget import Budget
 from domain.errors import DomainError
@@ -94,7 +95,7 @@ class Names:
 
     def expense(self, name: Any) -> str | None:
         try:
-            return fold(self.budget.find_by_name(name).name)
+            return fold(find_expense(self.budget, name).name)
         except DomainError:
             return None
 

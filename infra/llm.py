@@ -8,12 +8,14 @@ provider-specific exception, and never a message that carries an API key.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import re
+import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential
@@ -48,6 +50,50 @@ def _litellm() -> ModuleType:
     # Otherwise every exception also prints "Give Feedback / Get Help" banners to stdout.
     litellm.suppress_debug_info = True
     return litellm
+
+
+async def import_litellm() -> ModuleType:
+    """litellm, imported on a worker thread: the import takes seconds, and on the event loop it
+    would stall every other chat (and a second importer would block on the import lock there).
+    Once imported, this costs no thread hop."""
+    module = sys.modules.get("litellm")
+    if module is not None and getattr(module, "acompletion", None) is not None:
+        return _litellm()
+    return await asyncio.to_thread(_litellm)
+
+
+def warm_up(*also: Callable[[], object]) -> asyncio.Task[ModuleType]:
+    """Starts importing litellm in the background, right after a worker is healthy, so the
+    first member message does not pay for it (issue 13); then runs `also` (other first-use
+    costs) on the same thread. Failures surface on first real use."""
+    def work() -> ModuleType:
+        litellm = _warm()
+        for warm in also:
+            warm()
+        return litellm
+
+    task = asyncio.get_running_loop().create_task(asyncio.to_thread(work), name="litellm-warm-up")
+    task.add_done_callback(_log_warm_up)
+    return task
+
+
+def _warm() -> ModuleType:
+    """The import, then one offline completion (`mock_response`, no network): litellm's first
+    call loads a second of lazy modules and tables of its own, which a member would wait for."""
+    litellm = _litellm()
+    tool = {"type": "function", "function": {"name": "warmUp", "description": "-",
+                                             "parameters": {"type": "object", "properties": {}}}}
+    try:
+        litellm.completion(model="openai/warm-up", messages=[{"role": "user", "content": "-"}],
+                           tools=[tool], mock_response="-", api_key="sk-warm-up")
+    except Exception as exc:  # cosmetic: the first real call simply pays for it
+        logger.info("litellm warm-up completion skipped: %s", type(exc).__name__)
+    return litellm
+
+
+def _log_warm_up(task: asyncio.Task[ModuleType]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        logger.warning("litellm warm-up import failed: %s", task.exception())
 
 
 def count_prompt_tokens(
@@ -146,7 +192,7 @@ class LiteLLMModel:
     async def _attempt(
         self, target: Mapping[str, Any], messages: list[dict[str, Any]], tools: list[dict[str, Any]]
     ) -> dict[str, Any]:
-        litellm = _litellm()
+        litellm = await import_litellm()
         model = str(target["model"])
         request: dict[str, Any] = {
             **self._options,
@@ -293,12 +339,12 @@ def _assistant_message(response: Any) -> dict[str, Any]:
     if content is not None and not isinstance(content, str):
         raise _invalid(f"message content is {type(content).__name__}, not text")
     calls = [_tool_call(call, index) for index, call in enumerate(_field(message, "tool_calls") or (), 1)]
-    if not calls and not content:
-        raise _invalid("the message has neither content nor tool calls")
+    # An empty answer (no text, no calls) is passed on as "": small models give one after a
+    # tool result, and the chat loop, not the adapter, knows whether that ends the turn.
     usage = _field(response, "usage")
     return {
         "role": "assistant",
-        "content": content,
+        "content": content if content is not None or calls else "",
         "tool_calls": calls or None,
         "usage": {
             "prompt_tokens": int(_field(usage, "prompt_tokens") or 0),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -16,8 +16,10 @@ from domain.agent.conversation import ConversationStore, InMemoryConversationSto
 from domain.agent.model import FailureKind, LanguageModel, ModelFailure
 from domain.agent.operations import InMemoryOperationLog, Operation, OperationLog
 from domain.agent.receipts import ToolReceipt
-from domain.agent.tools.base import Tool, WriteTool, compact_json
+from domain.agent.text_calls import read_text_calls
+from domain.agent.tools.base import Tool, WriteArgs, WriteTool, compact_json
 from domain.errors import DomainError
+from domain.text import fold
 
 __all__ = ["AgentChat", "AgentReply", "LanguageModel", "ToolCall"]
 
@@ -32,6 +34,12 @@ TOO_MANY_CALLS_REPLY = (
 )
 DEFAULT_HISTORY_TURNS = 10
 DEFAULT_HISTORY_TOKENS = 3000
+# What the history shows after a turn that ended on previews without any text of the model's.
+# A scoped operation id: the model's (cut to fit 64 characters), "~", part of the call's digest.
+MAX_MODEL_ID = 48
+SCOPE_DIGITS = 12
+MINTED = "op"  # a write call without an operationId gets "op~<digest>"
+PREVIEWS_SENT = "(Prévia enviada; aguardando ✅ Confirmar de um membro.)"
 
 FAILURE_REPLIES = {
     FailureKind.UNREACHABLE: "Não consegui falar com o modelo de linguagem agora (serviço fora do ar).",
@@ -132,7 +140,8 @@ class AgentChat:
         reply = AgentReply(text="")
         proposed_now: set[str] = set()
         schemas = self.schemas()
-        for _ in range(self.max_steps):
+        ran_tools = False
+        for step in range(self.max_steps):
             try:
                 answer = check_answer(await self.model.complete([*messages, shown, *new[1:]], schemas))
             except ModelFailure as failure:
@@ -141,6 +150,13 @@ class AgentChat:
                 new.append({"role": "assistant", "content": reply.text})
                 break
             add_usage(reply.usage, answer.pop("usage", None))
+            answer = with_text_calls(answer, self.tools, step)
+            if not answer.get("tool_calls") and not answer.get("content") and not ran_tools:
+                # Nothing at all, before any tool ran: the model gave no usable answer.
+                reply.text, reply.failure = (failure_reply(FailureKind.INVALID_RESPONSE),
+                                             FailureKind.INVALID_RESPONSE)
+                new.append({"role": "assistant", "content": reply.text})
+                break
             capped = len(answer.get("tool_calls") or []) > MAX_TOOL_CALLS_PER_ANSWER
             if capped:  # the rest are dropped from the history too: every call kept gets a result
                 log.warning("model answered %d tool calls; running %d", len(answer["tool_calls"]),
@@ -148,18 +164,30 @@ class AgentChat:
                 answer["tool_calls"] = answer["tool_calls"][:MAX_TOOL_CALLS_PER_ANSWER]
             new.append(replayable(answer))
             if not answer.get("tool_calls"):
+                # Text ends the turn; so does an empty answer after tool results (weak models
+                # give one), which is no provider failure: the previews or results stand.
                 reply.text = answer.get("content") or ""
                 break
+            calls = []
             for raw in answer["tool_calls"]:
                 async with self._tool_scope():
                     call = await self._run_tool(raw, proposed_now, sender)
-                reply.tool_calls.append(call)
+                calls.append(call)
                 content = compact_json(call.result) if call.error is None else json.dumps(
                     {"error": call.error}, ensure_ascii=False)
                 new.append({"role": "tool", "tool_call_id": call.call_id, "content": content})
+            reply.tool_calls.extend(calls)
+            ran_tools = True
             if capped:  # no further model request: this answer already asked for too much
                 reply.text = TOO_MANY_CALLS_REPLY
                 new.append({"role": "assistant", "content": reply.text})
+                break
+            if all(is_proposal(call) for call in calls):
+                # Contract §8: an answer that only proposes writes ends the turn. The previews
+                # are the reply; asking the model to speak again costs a request and tempts
+                # weak models to call the write again.
+                reply.text = answer.get("content") or ""
+                new.append({"role": "assistant", "content": PREVIEWS_SENT})
                 break
         else:
             reply.text = "Não consegui concluir o pedido agora; pode reformular?"
@@ -185,9 +213,12 @@ class AgentChat:
             offered = ", ".join(name for name, t in self.tools.items() if t.offered)
             call.error = f"Ferramenta desconhecida: {call.name}. Use: {offered}."
             return call
+        parsed = with_speaker(tool, parsed, sender)
+        if isinstance(tool, WriteTool) and not (parsed.get("operationId") or parsed.get("operation_id")):
+            parsed = {**parsed, "operationId": MINTED}  # _scoped derives the real one
         try:
             if isinstance(tool, WriteTool):
-                args = tool.parse(parsed)
+                args = await self._scoped(tool, tool.parse(parsed))
                 # A member must speak between a preview and its confirmation (contract rule 8).
                 hold = args.operation_id in proposed_now
                 receipt = await tool.run(args, confirmed_by=sender, force_preview=hold)
@@ -199,6 +230,24 @@ class AgentChat:
         except DomainError as error:
             call.error = str(error)
         return call
+
+    async def _scoped(self, tool: WriteTool[Any], args: WriteArgs) -> Any:
+        """The model's operation id, made one it cannot break.
+
+        Weak models copy one id for everything. An id already taken by an operation with other
+        arguments (confirmed, closed, or another pending preview) would be an OperationConflict,
+        a dead end, or would silently replace a preview the couple can see. The chat gives such a
+        call an id of its own instead, derived from the model's id and what the call does: the
+        same words again (a text confirmation, a repeat) land on the same operation, and new
+        words on a new one. The tools keep contract §3's rules unchanged underneath."""
+        digest = tool.digest(args)
+        if args.operation_id == MINTED:  # the model gave none: the arguments name the operation
+            return args.model_copy(update={"operation_id": f"{MINTED}~{digest[:SCOPE_DIGITS]}"})
+        existing = await self.operations.get(args.operation_id)
+        if existing is None or existing.fingerprint == digest:
+            return args
+        scoped = f"{args.operation_id[:MAX_MODEL_ID]}~{digest[:SCOPE_DIGITS]}"
+        return args.model_copy(update={"operation_id": scoped})
 
     async def confirm(self, operation_id: str, *, by: str | None = None) -> ToolReceipt:
         """A member pressed Confirmar."""
@@ -216,6 +265,36 @@ def with_attachments(user: Message, attachments: Sequence[dict[str, Any]]) -> Me
     return {**user, "content": [{"type": "text", "text": user["content"]}, *attachments]}
 
 
+SELF_WORDS = frozenset({"eu", "mim", "me", "i", "speaker"})
+
+
+def with_speaker(tool: Tool, arguments: dict[str, Any], sender: str | None) -> dict[str, Any]:
+    """Who paid, when the model leaves it out or writes "eu": the member speaking (the preview
+    shows the name, so the member sees the default before confirming)."""
+    key = tool.speaker_argument
+    if key is None or sender is None:
+        return arguments
+    value = arguments.get(key)
+    if value is None or (isinstance(value, str) and (not value.strip() or fold(value) in SELF_WORDS)):
+        return {**arguments, key: sender}
+    return arguments
+
+
+def is_proposal(call: ToolCall) -> bool:
+    """A write call that ran and came back as a preview, waiting for a member."""
+    return isinstance(call.result, ToolReceipt) and not call.result.confirmed and call.error is None
+
+
+def with_text_calls(answer: dict[str, Any], tools: Mapping[str, Tool], step: int) -> dict[str, Any]:
+    """An answer whose text holds tool calls (contract §8) as if they had come as `tool_calls`."""
+    if answer.get("tool_calls"):
+        return answer
+    found = read_text_calls(answer.get("content"), tools, id_prefix=f"text_{step}")
+    if not found.calls:
+        return answer
+    return {**answer, "content": found.rest or None, "tool_calls": found.calls}
+
+
 def check_answer(answer: Any) -> dict[str, Any]:
     """One assistant message in OpenAI shape, or ModelFailure(INVALID_RESPONSE)."""
     if not isinstance(answer, dict):
@@ -227,8 +306,10 @@ def check_answer(answer: Any) -> dict[str, Any]:
         or not all(isinstance(c, dict) and isinstance(c.get("function"), dict) for c in calls)
     ):
         raise ModelFailure(FailureKind.INVALID_RESPONSE, "malformed tool_calls")
-    if calls is None and not isinstance(content, str):
-        raise ModelFailure(FailureKind.INVALID_RESPONSE, "neither text nor tool calls")
+    if content is not None and not isinstance(content, str):
+        raise ModelFailure(FailureKind.INVALID_RESPONSE, "content is not text")
+    if calls is None and content is None:
+        content = ""  # an empty answer: the loop decides what it means
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if calls:
         message["tool_calls"] = [

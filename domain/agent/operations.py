@@ -101,6 +101,10 @@ class OperationLog(Protocol):
         """The operation a button's key names, in this log's scope only."""
         ...
 
+    async def get_by_message(self, message_id: int) -> Operation | None:
+        """The operation whose preview is the chat message `message_id`, in this log's scope only."""
+        ...
+
     async def propose(self, operation: Operation) -> Operation:
         """Stores a pending operation, replacing a pending one with the same id; a fresh key each time.
 
@@ -168,6 +172,9 @@ class InMemoryOperationLog:
 
     async def get_by_key(self, key: str) -> Operation | None:
         return next((op for op in self._operations.values() if op.key == key), None)
+
+    async def get_by_message(self, message_id: int) -> Operation | None:
+        return next((op for op in self._operations.values() if op.message_id == message_id), None)
 
     async def propose(self, operation: Operation) -> Operation:
         async with self._lock:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.agent.clock import DEFAULT_TIMEZONE, Clock
+from domain.agent.clock import DEFAULT_TIMEZONE, Clock, utc_now
 from domain.agent.operations import OperationLog
 from domain.agent.tools import (
     AdjustExpenseTool,
@@ -16,6 +16,7 @@ from domain.agent.tools import (
     SetIncomeTool,
     Tool,
 )
+from domain.agent.tools.base import Reading
 from domain.agent.tools.housekeeping import ArchiveTool, RenameTool
 from domain.agent.tools.statements import ImportStatementTool
 from domain.agent.tools.undo import UndoOperationTool
@@ -47,6 +48,7 @@ def household_tools(
         UndoOperationTool(ledger, budget_repo, budget_id, goal_repo, operations),
         RenameTool(budget_repo, budget_id, goal_repo, household.id, operations),
         ArchiveTool(budget_repo, budget_id, goal_repo, household.id, operations)]
+    reading = Reading(currency=household.currency, now=now or utc_now, timezone=timezone)
     tools: list[Tool] = [
         RecordSpendTool(budget_repo, budget_id, operations),
         RegisterExpenseTool(budget_repo, budget_id, operations, now=now, timezone=timezone),
@@ -63,4 +65,13 @@ def household_tools(
     if statement_imports is not None:
         tools.append(ImportStatementTool(budget_repo, budget_id, household.id, statement_imports,
                                          operations))
-    return tools
+    return [tool.reading_as(reading) for tool in tools]
+
+
+def build_schemas() -> None:
+    """Builds every tool's schema once (pydantic's generation costs tens of ms), so a worker's
+    first message does not: called on the warm-up thread at start-up."""
+    for cls in (RecordSpendTool, RegisterExpenseTool, AdjustExpenseTool, SetIncomeTool,
+                ContributeToGoalTool, CreateGoalTool, UndoOperationTool, RenameTool, ArchiveTool,
+                BudgetTool, GoalTool, FeasibilityTool):
+        cls.__new__(cls).schema()

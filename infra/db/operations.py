@@ -72,6 +72,15 @@ class SqlOperationLog:
                 operations.c.scope == self.scope, operations.c.key == key))).one_or_none()
         return _operation(row) if row is not None else None
 
+    async def get_by_message(self, message_id: int) -> Operation | None:
+        """The operation whose preview is the chat message `message_id`, in this scope only
+        (message ids are per chat, like scopes)."""
+        async with self._db.reading() as connection:
+            row = (await connection.execute(select(operations).where(
+                operations.c.scope == self.scope, operations.c.message_id == message_id)
+                .order_by(operations.c.created_at.desc()).limit(1))).one_or_none()
+        return _operation(row) if row is not None else None
+
     async def propose(self, operation: Operation) -> Operation:
         """Stores a pending operation, replacing a pending one with the same id; a fresh key each time."""
         values = {

@@ -472,6 +472,13 @@ class Group:
         return message_update(update_id, self.chat_id, person.user_id, person.first_name, text,
                               chat_type="supergroup", chat_title=self.title)
 
+    def reply_update(self, person: Person, text: str, message_id: int,
+                     update_id: int | None = None) -> dict[str, Any]:
+        """`person`'s text as a Telegram reply to the bot's message `message_id`."""
+        update = self.message(person, text, update_id)
+        update["message"]["reply_to_message"] = self.tg.message(self.chat_id, message_id)
+        return update
+
     def press_update(self, person: Person, data: str, message_id: int,
                      update_id: int | None = None) -> dict[str, Any]:
         update_id = next_update_id() if update_id is None else update_id

@@ -55,10 +55,12 @@ def test_members_talk_to_the_agent_confirm_its_previews_by_button_and_by_text_an
     assert llm.requests == [], "commands never call the model"
 
     # A member's text -> registerExpense preview -> its own message with the two buttons.
-    llm.script([tool_calls(("registerExpense", REGISTER_MERCADO)),
-                text("Vou cadastrar o Mercado com R$ 1.500,00 por mês. Confirma?")])
+    # Its words and its call in one answer: the preview ends the turn, one model request (§8).
+    llm.script([tool_calls(("registerExpense", REGISTER_MERCADO),
+                           content="Vou cadastrar o Mercado com R$ 1.500,00 por mês. Confirma?")])
     since = casa.mark()
     expense = casa.propose(ANA, "cadastra o mercado, uns 1500 por mês", replies=2)
+    assert len(llm.requests) == 1
     [said, _] = casa.sent(since)
     assert said.params["text"] == "Vou cadastrar o Mercado com R$ 1.500,00 por mês. Confirma?"
     assert "reply_markup" not in said.params or not said.params["reply_markup"]
@@ -78,8 +80,8 @@ def test_members_talk_to_the_agent_confirm_its_previews_by_button_and_by_text_an
     assert len(llm.requests) == requests_before, "a press never calls the model"
 
     # recordSpend preview, then a member confirms by text and the model confirms through the tool.
-    llm.script([tool_calls(("recordSpend", SPEND)), text("Somo R$ 37,90 ao Mercado em junho?")])
-    spend = casa.propose(BRUNO, "gastei 37,90 no mercado", replies=2)
+    llm.script([tool_calls(("recordSpend", SPEND))])
+    spend = casa.propose(BRUNO, "gastei 37,90 no mercado")
     assert "R$ 37,90" in spend.text and "junho de 2026" in spend.text
 
     llm.script([tool_calls(("recordSpend", {**SPEND, "confirm": True})), text("Pronto, registrado.")])
@@ -122,9 +124,8 @@ def test_a_goal_created_through_the_chat_is_previewed_in_euros_and_confirmed(
     casa.reply_to(ANA, "/start")
     casa.join(BRUNO)
 
-    llm.script([tool_calls(("createGoal", LUA_DE_MEL)),
-                text("Crio a meta Lua de mel de € 6.000,00 até 01/06/2028?")])
-    goal = casa.propose(ANA, "queremos juntar 6000 euros pra lua de mel até junho de 2028", replies=2)
+    llm.script([tool_calls(("createGoal", LUA_DE_MEL))])
+    goal = casa.propose(ANA, "queremos juntar 6000 euros pra lua de mel até junho de 2028")
 
     assert "Lua de mel" in goal.text and "€ 6.000,00" in goal.text and "01/06/2028" in goal.text
     assert "Ana" in goal.text and "Bruno" in goal.text

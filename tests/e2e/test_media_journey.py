@@ -68,10 +68,10 @@ def test_a_voice_note_is_transcribed_shown_and_becomes_a_confirmed_spend(
     a_household(casa)
     voice = tg.add_file(b"OggS\x00fake-opus", "voice/file_1.oga")
     llm.transcripts.append("amor, paguei 180 na farmácia")
-    llm.script([tool_calls(("recordSpend", spend("180", "Farmácia", "op-voz"))), text("Confirma?")])
+    llm.script([tool_calls(("recordSpend", spend("180", "Farmácia", "op-voz")))])  # the preview ends the turn
 
     since = casa.mark()
-    [heard, *_] = send_media(casa, {"voice": {**voice, "duration": 4, "mime_type": "audio/ogg"}}, replies=3)
+    [heard, *_] = send_media(casa, {"voice": {**voice, "duration": 4, "mime_type": "audio/ogg"}}, replies=2)
 
     assert heard.params["text"] == "🎤 amor, paguei 180 na farmácia"
     assert tg.downloads == ["voice/file_1.oga"]
@@ -108,11 +108,11 @@ def test_a_receipt_photo_reaches_the_model_as_an_image_part_and_its_spend_is_con
     a_household(casa)
     small = tg.add_file(jpeg(90, 60), "photos/file_3_s.jpg")
     large = tg.add_file(jpeg(3000, 2000), "photos/file_3.jpg")
-    llm.script([tool_calls(("recordSpend", spend("412.30", "Mercado", "op-foto"))), text("Confirma?")])
+    llm.script([tool_calls(("recordSpend", spend("412.30", "Mercado", "op-foto")))])  # the preview ends the turn
 
     since = casa.mark()
     send_media(casa, {"photo": [{**small, "width": 90, "height": 60}, {**large, "width": 3000, "height": 2000}],
-                      "caption": "compra do mês"}, replies=2)
+                      "caption": "compra do mês"}, replies=1)
 
     assert tg.downloads == ["photos/file_3.jpg"]
     [image] = llm.images_in(llm.requests[-1])

@@ -103,6 +103,23 @@ async def test_operation_keys_are_unique_fresh_on_each_preview_and_scoped_to_the
     assert await chat_b.get_by_key(other.key) == other
 
 
+async def test_an_operation_is_found_by_its_previews_message_in_its_own_chat_only(database: Database) -> None:
+    await market_budget(database)
+    chat_a, chat_b = SqlOperationLog(database, "chat-a"), SqlOperationLog(database, "chat-b")
+    await spend_tool(database, chat_a).invoke(spend("1"))
+    await spend_tool(database, chat_b).invoke(spend("2"))
+    await chat_a.attach_message("op-1", 41)
+    await chat_b.attach_message("op-1", 42)
+
+    found = await chat_a.get_by_message(41)
+
+    assert found is not None and found.preview["delta"]["amount"] == Decimal("1")
+    assert found == await chat_a.get("op-1")
+    assert await chat_a.get_by_message(42) is None, "message ids belong to their chat"
+    assert await chat_b.get_by_message(42) == await chat_b.get("op-1")
+    assert await chat_a.get_by_message(7) is None
+
+
 async def test_a_confirmation_that_fails_midway_writes_nothing_and_stays_pending(database: Database) -> None:
     await market_budget(database)
     log = SqlOperationLog(database, "chat-1")

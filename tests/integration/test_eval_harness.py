@@ -39,7 +39,7 @@ from eval.run import (
 )
 from eval.scoring import ARG_KINDS, Names, compare
 from infra.llm import LiteLLMModel
-from tests.fakes.llm_server import FakeLLMServer, Reply, error, text, tool_calls
+from tests.fakes.llm_server import FakeLLMServer, Reply, ToolCallsReply, error, text, tool_calls
 
 CONCURRENCY = 16
 MONEY_ARGS = ("amount", "expected", "newExpected", "target")
@@ -90,16 +90,15 @@ class Oracle:
                      for i, entry in enumerate(turn.get("expect") or ())]
             if kind is not None and sabotage_turn(case, kind) == number:
                 calls = self._sabotage(case, kind, calls)
+            if kind == "same-send" and sabotage_turn(case, kind) == number:
+                # A proposal ends the turn (contract §8): the confirmations ride in the same answer.
+                calls += [(name, {**args, "confirm": True}) for name, args in list(calls)
+                          if name in WRITE_TOOLS and not args.get("confirm")]
             if self.paraphrase:  # a curious model also reads the budget: reads are always allowed
                 calls.append(("budgetStatus", {"period": str(Period.of(case.today))}))
             if calls:
                 return tool_calls(*[(name, args, f"call_{number}_{i}") for i, (name, args) in enumerate(calls)])
             return text("Entendi! Nada a registrar.")
-        if steps == 1 and kind == "same-send" and sabotage_turn(case, kind) == number:
-            own = _calls_of(messages[users[-1] + 1:])
-            confirms = [(name, {**args, "confirm": True}, f"call_{number}_c{i}")
-                        for i, (name, args) in enumerate(own) if name in WRITE_TOOLS and not args.get("confirm")]
-            return tool_calls(*confirms)
         return text("Prontinho. Confere a prévia e confirma?")
 
     def _call(self, case: Case, turn: dict[str, Any], number: int, index: int, entry: dict[str, Any],
@@ -450,3 +449,38 @@ async def test_an_unreachable_model_is_a_clear_error_not_a_run_of_failures(cases
     model = LiteLLMModel("openai/fake-model", api_base="http://127.0.0.1:9/v1", api_key="sk-x", num_retries=0)
     with pytest.raises(RuntimeError, match="unreachable"):
         await check_tool_support(model, cases[0], "openai/fake-model")
+
+
+async def test_format_failures_count_turns_that_expected_a_call_and_got_none_readable(
+        cases: list[Case], provider: FakeLLMServer) -> None:
+    few = [c for c in cases if any(t.get("expect") for t in c.turns if "press" not in t)][:4]
+    provider.responder = lambda body: text('Vou registrar: {"nome": "gasto", "valor": 10}')
+
+    results = await run_cases(few, model_for(provider), concurrency=CONCURRENCY)
+
+    formats = summarize(results, 1)["format_failures"]
+    assert formats["no_call_read"] >= len(few)
+    assert formats["of_which_text_looked_like_a_call"] == formats["no_call_read"]
+    assert formats["no_call_read"] <= formats["turns_expecting_a_call"]
+
+
+async def test_calls_written_as_text_are_read_by_the_harness_like_native_ones(
+        cases: list[Case], provider: FakeLLMServer) -> None:
+    few = cases[:6]
+    oracle = Oracle(few)
+
+    def as_text(body: dict[str, Any]) -> Any:
+        answer = oracle(body)
+        if isinstance(answer, ToolCallsReply):
+            objects = [f'{{"name": "{c.name}", "arguments": {c.arguments}}}' for c in answer.calls]
+            if len(objects) == 1:
+                return text(f"```json\n{objects[0]}\n```")
+            return text("\n".join(f"<tool_call>{o}</tool_call>" for o in objects))
+        return answer
+
+    provider.responder = as_text
+
+    results = await run_cases(few, model_for(provider), concurrency=CONCURRENCY)
+
+    assert all(r.passed for r in results), [r.first_failure for r in results if not r.passed]
+    assert summarize(results, 1)["format_failures"]["no_call_read"] == 0

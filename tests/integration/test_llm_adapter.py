@@ -277,17 +277,8 @@ async def test_an_unreachable_provider_becomes_an_unreachable_failure() -> None:
         {"id": "x", "object": "chat.completion", "created": 1, "model": "fake-model", "choices": []},
         {"unexpected": "shape"},
         "not json at all",
-        {
-            "id": "x",
-            "object": "chat.completion",
-            "created": 1,
-            "model": "fake-model",
-            "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": None}, "finish_reason": "stop"}
-            ],
-        },
     ],
-    ids=["no-choices", "not-a-completion", "not-json", "empty-message"],
+    ids=["no-choices", "not-a-completion", "not-json"],
 )
 async def test_a_response_that_is_not_an_assistant_message_becomes_an_invalid_response_failure(
     llm: FakeLLMServer, body: Any
@@ -297,6 +288,19 @@ async def test_a_response_that_is_not_an_assistant_message_becomes_an_invalid_re
     failure = await failure_of(model_for(llm, num_retries=0))
 
     assert failure.kind is FailureKind.INVALID_RESPONSE
+
+
+async def test_an_empty_assistant_message_comes_back_as_empty_text_for_the_chat_loop_to_judge(
+    llm: FakeLLMServer,
+) -> None:
+    # Small models answer nothing after a tool result; that ends a turn, it is no provider failure.
+    llm.script([raw({"id": "x", "object": "chat.completion", "created": 1, "model": "fake-model",
+                     "choices": [{"index": 0, "message": {"role": "assistant", "content": None},
+                                  "finish_reason": "stop"}]})])
+
+    answer = await model_for(llm, num_retries=0).complete([{"role": "user", "content": "oi"}], [])
+
+    assert answer["content"] == "" and not answer["tool_calls"]
 
 
 async def test_a_model_without_a_provider_becomes_a_not_configured_failure(llm: FakeLLMServer) -> None:

@@ -99,7 +99,7 @@ def spend_chat(database: Database, repo: Counting, model: ScriptedModel) -> Agen
 
 def spend_script() -> ScriptedModel:
     return ScriptedModel(
-        call("recordSpend", SPEND_ARGS), say("Vou somar R$ 200,00 ao Mercado em junho. Confirma?"),
+        call("recordSpend", SPEND_ARGS),
         call("recordSpend", {**SPEND_ARGS, "confirm": True}), say("Pronto, registrado."))
 
 
@@ -160,7 +160,7 @@ async def test_seed_013_a_contribution_to_amsterdam_is_previewed_then_saved_paid
                                  created_at=date(2026, 6, 1), deadline=date(2026, 9, 1), id=GOAL_ID))
     log = SqlOperationLog(database, "chat-013")
     model = ScriptedModel(
-        call("contributeToGoal", CONTRIBUTION_ARGS), say("Aporte de R$ 500,00. Confirma?"),
+        call("contributeToGoal", CONTRIBUTION_ARGS),
         call("contributeToGoal", {**CONTRIBUTION_ARGS, "confirm": True}), say("Aporte registrado."))
     chat = chat_over(database, model,
                      [ContributeToGoalTool.create(goal_repo=goals, goal_id=GOAL_ID, operations=log)], log)
@@ -197,7 +197,7 @@ def goal_chat(database: Database, goals: Counting, model: ScriptedModel) -> Agen
 
 def honeymoon_script() -> ScriptedModel:
     return ScriptedModel(
-        call("createGoal", HONEYMOON_ARGS), say("Meta Lua de mel, € 250,00 por mês. Confirma?"),
+        call("createGoal", HONEYMOON_ARGS),
         call("createGoal", {**HONEYMOON_ARGS, "confirm": True}), say("Meta criada."))
 
 

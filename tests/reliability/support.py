@@ -99,6 +99,7 @@ async def couple_with_groceries(service: HouseholdService, chat_id: int) -> None
     await service.start(chat_id, "Casa", ANA)
     [join] = await service.join(chat_id, BRUNO, None)
     assert isinstance(join, Preview)
+    await posted(service, chat_id, join)
     assert not (await service.press(chat_id, ANA.user_id, callback_data(CONFIRM, join.key))).alert
     [preview] = await service.command(chat_id, ANA, "despesa", "Mercado 1.500")
     assert isinstance(preview, Preview)

@@ -37,12 +37,10 @@ def test_a_prompt_injection_gets_at_most_a_preview_and_nothing_is_written_withou
     outra = couple_with_groceries(tg, bot, OTHER_CHAT, title="Outra casa")
     attempts = 0
 
-    # 1. The model obeys: it proposes and confirms in the same message, three times over.
+    # 1. The model obeys: it proposes and confirms in the same message (the previews end the turn).
     llm.script([
-        tool_calls(("recordSpend", spend("op-a", confirm=True)), ("recordSpend", spend("op-b", "10", confirm=True))),
-        tool_calls(("recordSpend", spend("op-a", confirm=True)), ("recordSpend", spend("op-b", "10", confirm=True))),
-        tool_calls(("recordSpend", spend("op-a", confirm=True))),
-        text("Pronto, confirmei tudo!"),
+        tool_calls(("recordSpend", spend("op-a", confirm=True)), ("recordSpend", spend("op-b", "10", confirm=True)),
+                   ("recordSpend", spend("op-a", confirm=True)), content="Pronto, confirmei tudo!"),
     ])
     since = casa.mark()
     casa.say(ANA, INJECTION, replies=3)  # the model's text and one preview per operation
@@ -50,7 +48,7 @@ def test_a_prompt_injection_gets_at_most_a_preview_and_nothing_is_written_withou
     attempts += 5
 
     # 2. In another chat, the model tries to confirm this chat's operation by its id.
-    llm.script([tool_calls(("recordSpend", spend("op-a", confirm=True))), text("Confirmado!")])
+    llm.script([tool_calls(("recordSpend", spend("op-a", confirm=True)), content="Confirmado!")])
     since_other = outra.mark()
     outra.say(BRUNO, INJECTION, replies=2)
     crossed = len(previews_in(tg.calls[since_other:], OTHER_CHAT))

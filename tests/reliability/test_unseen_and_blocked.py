@@ -42,11 +42,14 @@ def test_a_preview_that_never_reached_the_chat_is_never_written_by_button_reply_
     bot = bots.start(llm)
     casa = couple_with_groceries(tg, bot, UNSEEN_CHAT)
 
-    # A reply over 4,096 characters (Telegram's 400) no longer keeps the preview from going out.
+    # A reply over 4,096 characters (Telegram would answer 400) goes out in parts, and the preview
+    # after it all the same.
     llm.script([tool_calls(("recordSpend", spend("op-long", "900"))), text("Veja os detalhes. " * 300)])
     since = casa.mark()
-    casa.say(ANA, "gastei 900 no mercado", replies=2)  # the notice that the text was lost, the preview
+    casa.say(ANA, "gastei 900 no mercado", replies=3)  # the text in two parts, the preview
     refused = [c for c in tg.calls[since:] if c.method == "sendMessage" and c.status == 400]
+    parts = [c for c in tg.calls[since:] if c.method == "sendMessage" and c.status == 200
+             and "reply_markup" not in c.params]
     posted_after_long = len(previews_in(tg.calls[since:], UNSEEN_CHAT))
     casa.press(ANA, previews_in(tg.calls[since:], UNSEEN_CHAT)[0].cancel,
                previews_in(tg.calls[since:], UNSEEN_CHAT)[0].message_id)
@@ -73,9 +76,10 @@ def test_a_preview_that_never_reached_the_chat_is_never_written_by_button_reply_
     writes = "0 writes" if written == 0 else f"R$ {written:f} written"
     held = figures.add(
         21, f"{bots.backend}, reply > 4,096 chars; 502 on every send", attempts=5,
-        expected="long reply: 1x400, preview posted; 502: preview closed, chat told, 0 writes "
+        expected="long reply: 2 parts, 0x400, preview posted; 502: preview closed, chat told, 0 writes "
                  "by button, reply and model",
-        seen=f"long reply: {len(refused)}x400, {'preview posted' if posted_after_long else 'no preview'}; "
+        seen=f"long reply: {len(parts)} parts, {len(refused)}x400, "
+             f"{'preview posted' if posted_after_long else 'no preview'}; "
              f"502: preview {closed}, chat {'told' if told else 'not told'}, {writes} "
              "by button, reply and model")
     assert held
@@ -187,7 +191,7 @@ def test_fifty_tool_calls_in_one_answer_are_capped_and_the_chat_answers_its_next
     [answer] = casa.say(BRUNO, "oi", replies=1)
     seconds = time.monotonic() - started
 
-    proposed = len(sync(operations_at(bots.url, CALLS_CHAT))) - 1  # less the expense registered
+    proposed = len(sync(operations_at(bots.url, CALLS_CHAT))) - 2  # less the join and the expense
     # The seconds are the figure the issue asks for; the assertion is on what cannot race.
     figures.add(25, f"{bots.backend}, 1 s model", attempts=50,
                 expected=f"{MAX_TOOL_CALLS_PER_ANSWER} run, 1 model request, capped reply, next answer < 5 s",

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from domain.agent.chat import AgentChat
+from domain.agent.chat import PREVIEWS_SENT, AgentChat
 from domain.agent.model import FailureKind
 from domain.agent.operations import InMemoryOperationLog
 from domain.agent.prompt import system_prompt
@@ -105,7 +105,6 @@ async def test_reply_tool_calls_lists_every_call_in_order_unknown_tools_included
     model = ScriptedModel(
         calls(call("budgetStatus", {"period": "2026-06"}), call("fetchWeather", {"city": "Recife"})),
         call("recordSpend", SPEND),
-        say("Confirma o gasto?"),
     )
     chat = AgentChat.create(model, budget_tools(repo))
 
@@ -119,8 +118,9 @@ async def test_reply_tool_calls_lists_every_call_in_order_unknown_tools_included
     assert [c.error is None for c in reply.tool_calls] == [True, False, True]
     assert isinstance(reply.tool_calls[0].result, dict)
     assert isinstance(reply.tool_calls[2].result, ToolReceipt)
-    assert [m["tool_call_id"] for m in model.requests[2].messages if m["role"] == "tool"] == [
-        "call_1", "call_2", "call_3"]
+    assert [m["tool_call_id"] for m in model.requests[1].messages if m["role"] == "tool"] == [
+        "call_1", "call_2"]
+    assert len(model.requests) == 2, "the answer that only proposed ended the turn"
     assert reply.receipts == [reply.tool_calls[2].result]
 
 
@@ -152,12 +152,13 @@ async def test_each_tool_call_runs_in_the_tool_scope_and_no_model_call_does() ->
 async def test_the_model_reads_a_receipt_as_compact_json_with_exact_amounts() -> None:
     repo = await groceries_budget()
     model = ScriptedModel(call("recordSpend", {**SPEND, "amount": {"amount": Decimal("37.90"), "currency": "BRL"}}),
-                          say("Confirma?"))
+                          say("Anotado."))
     chat = AgentChat.create(model, budget_tools(repo))
 
     await chat.send("gastei 37,90 no mercado", sender="Ana")
+    await chat.send("valeu", sender="Ana")
 
-    result = json.loads(model.requests[1].messages[-1]["content"])
+    result = json.loads(next(m for m in model.requests[1].messages if m["role"] == "tool")["content"])
     assert result == {
         "operationId": "op-1", "confirmed": False, "persisted": False,
         "preview": {"expense": "Mercado", "period": "2026-06",
@@ -171,8 +172,7 @@ async def test_the_model_reads_a_receipt_as_compact_json_with_exact_amounts() ->
 
 async def test_the_conversation_carries_over_between_sends() -> None:
     repo = await groceries_budget()
-    model = ScriptedModel(call("recordSpend", SPEND, "c1"), say("R$ 200,00 no Mercado. Confirma?"),
-                          say("Combinado."))
+    model = ScriptedModel(call("recordSpend", SPEND, "c1"), say("Combinado."))
     chat = AgentChat.create(model, budget_tools(repo), system_prompt="Seja breve.")
 
     await chat.send("gastei 200 no mercado", sender="Ana")
@@ -184,7 +184,7 @@ async def test_the_conversation_carries_over_between_sends() -> None:
     assert second[1]["content"] == "[Ana] gastei 200 no mercado"
     assert second[2]["tool_calls"][0]["function"]["name"] == "recordSpend"
     assert second[3]["tool_call_id"] == "c1"
-    assert second[4]["content"] == "R$ 200,00 no Mercado. Confirma?"
+    assert second[4]["content"] == PREVIEWS_SENT, "the turn ended on the preview, without a second request"
     assert second[5]["content"] == "[Bruno] obrigado"
 
 
@@ -239,7 +239,8 @@ async def test_a_model_failure_becomes_a_pt_br_reply_pointing_to_the_commands(ki
 
 async def test_a_failure_after_a_preview_writes_nothing_and_the_next_send_goes_on() -> None:
     repo = await groceries_budget()
-    model = ScriptedModel(call("recordSpend", SPEND), fail(FailureKind.TIMEOUT),
+    model = ScriptedModel(calls(call("recordSpend", SPEND), call("budgetStatus", {"period": "2026-06"})),
+                          fail(FailureKind.TIMEOUT),
                           call("recordSpend", {**SPEND, "confirm": True}), say("Registrado."))
     chat = AgentChat.create(model, budget_tools(repo))
 

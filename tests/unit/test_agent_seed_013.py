@@ -78,7 +78,6 @@ def spend_chat(repo: InMemoryBudgetRepository, model: ScriptedModel) -> AgentCha
 def spend_script() -> ScriptedModel:
     return ScriptedModel(
         call("recordSpend", SPEND_ARGS),
-        say("Vou somar R$ 200,00 ao Mercado em junho. Confirma?"),
         call("recordSpend", {**SPEND_ARGS, "confirm": True}),
         say("Pronto, registrado."),
     )
@@ -129,7 +128,6 @@ async def amsterdam_goal() -> tuple[InMemoryGoalRepository, Member]:
 def contribution_chat(goals: InMemoryGoalRepository) -> AgentChat:
     model = ScriptedModel(
         call("contributeToGoal", CONTRIBUTION_ARGS),
-        say("Aporte de R$ 500,00 na Amsterdam pago pelo Gabriel. Confirma?"),
         call("contributeToGoal", {**CONTRIBUTION_ARGS, "confirm": True}),
         say("Aporte registrado."),
     )

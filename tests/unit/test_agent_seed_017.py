@@ -52,7 +52,6 @@ def goal_chat(goals: InMemoryGoalRepository, household: Household, model: Script
 def honeymoon_script() -> ScriptedModel:
     return ScriptedModel(
         call("createGoal", HONEYMOON_ARGS),
-        say("Meta Lua de mel: € 6.000,00 até 01/06/2028, € 250,00 por mês. Confirma?"),
         call("createGoal", {**HONEYMOON_ARGS, "confirm": True}),
         say("Meta criada."),
     )

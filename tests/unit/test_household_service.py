@@ -36,7 +36,7 @@ from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
 from tests.fakes.posting import PostingService
-from tests.fakes.scripted_model import ScriptedModel, call, fail, say
+from tests.fakes.scripted_model import ScriptedModel, call, calls, fail, say
 from tests.fakes.storage import InMemoryStorage
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
@@ -808,7 +808,8 @@ async def test_a_preview_that_could_not_be_posted_is_closed_for_good(
 
 async def test_the_model_cannot_confirm_a_preview_that_was_never_posted(
         storage: InMemoryStorage, clock: Clock) -> None:
-    model = ScriptedModel(call("recordSpend", spend_args()), say("Confirma?"),
+    # A proposing answer ends its turn (contract §8): no "Confirma?" text is asked for.
+    model = ScriptedModel(call("recordSpend", spend_args()),
                           call("recordSpend", spend_args(confirm=True)), say("Pronto!"))
     service = agent(storage, clock, model)
     await couple(service)
@@ -857,14 +858,16 @@ async def test_a_members_text_reaches_the_model_with_the_sender_and_the_working_
 
 async def test_a_preview_made_by_the_model_comes_back_as_a_preview(
         storage: InMemoryStorage, clock: Clock) -> None:
-    model = ScriptedModel(call("recordSpend", spend_args()), say("Vou registrar R$ 37,90 no Mercado. Confirma?"))
+    # The model's words and its call in one answer: the previews end the turn (contract §8).
+    model = ScriptedModel({**call("recordSpend", spend_args()),
+                           "content": "Vou registrar R$ 37,90 no Mercado. Confirma?"})
     service = agent(storage, clock, model)
     await with_mercado(service)
     writes = saves(storage)
 
     outcomes = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
 
-    assert len(outcomes) == 2
+    assert len(outcomes) == 2 and len(model.requests) == 1
     reply, preview = outcomes
     assert reply == Reply("Vou registrar R$ 37,90 no Mercado. Confirma?")
     assert isinstance(preview, Preview)
@@ -885,11 +888,11 @@ async def test_a_preview_names_an_expense_registered_while_the_model_thought_as_
                 await confirmed(service, BRUNO, "despesa", "Farmácia 200")
             return await super().complete(messages, tools)
 
-    model = RegisteringModel(call("recordSpend", spend_args(expense="FARMACIA")), say("Confirma?"))
+    model = RegisteringModel(call("recordSpend", spend_args(expense="FARMACIA")))
     service.model = model
     await with_mercado(service)
 
-    [_, preview] = await service.talk(CHAT, ANA, "gastei 37,90 na farmacia")
+    [preview] = await service.talk(CHAT, ANA, "gastei 37,90 na farmacia")
 
     assert isinstance(preview, Preview)
     assert "Farmácia" in preview.text and "FARMACIA" not in preview.text
@@ -898,10 +901,10 @@ async def test_a_preview_names_an_expense_registered_while_the_model_thought_as_
 
 async def test_confirmation_through_the_model_edits_the_posted_preview(
         storage: InMemoryStorage, clock: Clock) -> None:
-    model = ScriptedModel(call("recordSpend", spend_args()), say("Confirma?"))
+    model = ScriptedModel(call("recordSpend", spend_args()))
     service = agent(storage, clock, model)
     await with_mercado(service)
-    [_, preview] = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
+    [preview] = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
     assert isinstance(preview, Preview)
     await service.preview_posted(CHAT, preview.operation_id, 77)
     writes = saves(storage)
@@ -925,10 +928,10 @@ async def test_confirmation_through_the_model_edits_the_posted_preview(
 
 async def test_a_preview_made_by_the_model_is_confirmed_by_its_button(
         storage: InMemoryStorage, clock: Clock) -> None:
-    model = ScriptedModel(call("recordSpend", spend_args()), say("Confirma?"))
+    model = ScriptedModel(call("recordSpend", spend_args()))
     service = agent(storage, clock, model)
     await with_mercado(service)
-    [_, preview] = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
+    [preview] = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
     assert isinstance(preview, Preview)
 
     result = await service.press(CHAT, BRUNO.user_id, ok(preview))
@@ -940,15 +943,14 @@ async def test_a_preview_made_by_the_model_is_confirmed_by_its_button(
 
 async def test_the_model_cannot_confirm_its_own_preview_in_the_same_message(
         storage: InMemoryStorage, clock: Clock) -> None:
-    model = ScriptedModel(call("recordSpend", spend_args()), call("recordSpend", spend_args(confirm=True)),
-                          say("Registrado!"))
+    model = ScriptedModel(calls(call("recordSpend", spend_args()), call("recordSpend", spend_args(confirm=True))))
     service = agent(storage, clock, model)
     await with_mercado(service)
     writes = saves(storage)
 
     outcomes = await service.talk(CHAT, ANA, "gastei 37,90 no mercado, pode confirmar")
 
-    assert [type(o) for o in outcomes] == [Reply, Preview]
+    assert [type(o) for o in outcomes] == [Preview]
     assert saves(storage) == writes
     assert await actual(storage, "Mercado") == 0
 
@@ -1014,7 +1016,8 @@ async def test_a_model_failure_gives_a_portuguese_reply_and_writes_nothing(
 
 async def test_a_model_failure_after_a_preview_still_shows_the_preview_and_writes_nothing(
         storage: InMemoryStorage, clock: Clock) -> None:
-    model = ScriptedModel(call("recordSpend", spend_args()), fail(FailureKind.TIMEOUT))
+    model = ScriptedModel(calls(call("recordSpend", spend_args()), call("budgetStatus", {"period": "2026-06"})),
+                          fail(FailureKind.TIMEOUT))
     service = agent(storage, clock, model)
     await with_mercado(service)
     writes = saves(storage)

@@ -409,14 +409,17 @@ SPEND_PREVIEW = {"expense": "Mercado", "period": "2026-06", "delta": money(200),
 async def test_rule_8_the_model_cannot_confirm_in_the_send_that_proposed(same_message: bool) -> None:
     world = await World.create()
     propose, confirm = call("recordSpend", SPEND), call("recordSpend", {**SPEND, "confirm": True})
-    steps = [calls(propose, confirm)] if same_message else [propose, confirm]
-    model = ScriptedModel(*steps, say("Registrado!"), confirm, say("Agora sim."))
+    # In a later step: a call that fails keeps the turn going past the proposal (contract §8 ends
+    # a turn at once only when every call of the answer proposed).
+    steps = ([calls(propose, confirm)] if same_message
+             else [calls(propose, call("fetchWeather", {})), confirm])
+    model = ScriptedModel(*steps, confirm, say("Agora sim."))
     chat = AgentChat.create(model, [world.record_spend()])
     saves_before = world.saves
 
     held = await chat.send("gastei 200 no mercado", sender="Ana")
 
-    assert [c.result for c in held.tool_calls] == [
+    assert [c.result for c in held.tool_calls if c.name == "recordSpend"] == [
         ToolReceipt("op-1", SPEND_PREVIEW, confirmed=False, persisted=False)] * 2
     assert world.saves == saves_before
     assert (await world.budget()).find_by_name("Mercado").actual_for(JUNE) == brl(0)
@@ -452,14 +455,14 @@ async def test_three_spends_of_ten_cents_make_exactly_thirty_cents() -> None:
 async def test_a_json_number_from_the_model_stays_the_exact_decimal_it_spells() -> None:
     world = await World.create()
     args = {**SPEND, "amount": {"amount": Decimal("37.9"), "currency": "BRL"}}
-    model = ScriptedModel(call("recordSpend", args), say("Confirma?"),
+    model = ScriptedModel(call("recordSpend", args),
                           call("recordSpend", {**args, "confirm": True}), say("Feito."))
     chat = AgentChat.create(model, [world.record_spend()])
 
     reply = await chat.send("gastei 37,90 no mercado", sender="Ana")
     await chat.send("confirma", sender="Ana")
 
-    arguments = model.requests[1].messages[-2]["tool_calls"][0]["function"]["arguments"]
+    arguments = model.requests[1].messages[-4]["tool_calls"][0]["function"]["arguments"]
     assert '"amount": 37.9,' in arguments
     [spend] = reply.tool_calls
     amount = spend.args["amount"]["amount"]

@@ -23,10 +23,13 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    ValidationInfo,
     WithJsonSchema,
+    model_validator,
 )
 from pydantic.alias_generators import to_camel
 
+from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
 from domain.agent.operations import (
     InMemoryOperationLog,
     Operation,
@@ -36,9 +39,10 @@ from domain.agent.operations import (
     fingerprint,
 )
 from domain.agent.receipts import ToolReceipt
-from domain.errors import ConcurrentModification, InvalidArgument, InvalidDate
+from domain.errors import ConcurrentModification, InvalidArgument, InvalidMoney
 from domain.ledger import Stamp, stamped
-from domain.money import Money
+from domain.money import Money, Period
+from domain.reading import read_amount, read_currency, read_date
 
 MAX_CONFLICT_RETRIES = 5
 
@@ -64,10 +68,40 @@ class ToolArgs(BaseModel):
     )
 
 
+STORED = "stored"  # validation context: arguments read back from the operation log, already exact
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
 class MoneyArg(ToolArgs):
     # No field descriptions: the system prompt explains amounts once, instead of in every schema.
     amount: ExactDecimal
-    currency: str
+    # Optional for the model: left out, it is the household's (filled in before validation).
+    currency: str = Field(default="", json_schema_extra=_no_default)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _as_people_write_it(cls, value: Any, info: ValidationInfo) -> Any:
+        """"37,90", "R$ 1.234,56", "2 mil", {"amount": "1.5k", "currency": "€"}, or the money as a
+        bare number or text: read exactly; no currency means the household's (domain.reading)."""
+        context = info.context or {}
+        if context.get(STORED):
+            return value
+        if not isinstance(value, dict):
+            value = {"amount": value}
+        if "amount" not in value:
+            return value  # pydantic names the missing field
+        amount, written = read_amount(value["amount"])
+        given = value.get("currency")
+        currency = read_currency(given) if isinstance(given, str) and given.strip() else None
+        if written and currency and written != currency:
+            raise InvalidMoney(f"Moedas diferentes em {value!r}: {written} e {currency}.")
+        currency = written or currency or context.get("currency")
+        if currency is None:
+            raise InvalidMoney(f"Informe a moeda (currency) de {value['amount']!r}, como BRL.")
+        return {**value, "amount": amount, "currency": currency}
 
     def to_money(self) -> Money:
         return Money.of(self.amount, self.currency)
@@ -84,10 +118,29 @@ def money_dict(money: Money) -> dict[str, Any]:
 
 
 def parse_date(text: str, what: str = "Data") -> date:
-    try:
-        return date.fromisoformat(text.strip())
-    except (ValueError, AttributeError):
-        raise InvalidDate(f"{what} inválida: {text!r} (use AAAA-MM-DD).") from None
+    """ISO ("2026-06-15") or as in Brazil ("15/06/2026")."""
+    return read_date(text, what)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a tool fills in when the model leaves it out, so the preview shows it: the
+    household's currency, and today (or this month) in the household's time zone."""
+
+    currency: str | None = None
+    now: Clock = utc_now
+    timezone: str = DEFAULT_TIMEZONE
+
+    def today(self) -> date:
+        return local_today(self.now, self.timezone)
+
+    def this_month(self) -> str:
+        return str(Period.of(self.today()))
+
+
+def missing(arguments: dict[str, Any], key: str) -> bool:
+    value = arguments.get(key)
+    return value is None or (isinstance(value, str) and not value.strip())
 
 
 def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -137,6 +190,17 @@ class Tool(ABC, Generic[A]):
     writes: ClassVar[bool] = False
     # False for a tool only the bot proposes (a statement import): the model neither sees nor calls it.
     offered: ClassVar[bool] = True
+    # The argument that names who paid, filled with the member speaking when the model omits it.
+    speaker_argument: ClassVar[str | None] = None
+    reading: Reading = Reading()
+
+    def reading_as(self, reading: Reading) -> Tool[A]:
+        self.reading = reading
+        return self
+
+    def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Fills defaults and reads months and dates as people write them; tools override it."""
+        return arguments
 
     def schema(self) -> dict[str, Any]:
         """The OpenAI tool spec. Built once per class (pydantic's schema generation costs a few
@@ -151,9 +215,14 @@ class Tool(ABC, Generic[A]):
             }
         return copy.deepcopy(cached)
 
-    def parse(self, arguments: dict[str, Any]) -> A:
+    def parse(self, arguments: dict[str, Any], *, stored: bool = False) -> A:
+        """The model's arguments (camelCase), or stored ones (`stored`: already read exactly)."""
+        if not isinstance(arguments, dict):
+            raise InvalidArgument(f"Os argumentos de {self.name} precisam ser um objeto JSON.")
+        context = {STORED: True} if stored else {"currency": self.reading.currency}
         try:
-            return self.args_model.model_validate(arguments)  # type: ignore[return-value]
+            prepared = arguments if stored else self.prepare(dict(arguments))
+            return self.args_model.model_validate(prepared, context=context)  # type: ignore[return-value]
         except ValidationError as error:
             raise InvalidArgument(describe_validation_error(self.name, error)) from None
 
@@ -188,11 +257,16 @@ class WriteTool(Tool[W]):
     async def invoke(self, arguments: dict[str, Any]) -> ToolReceipt:
         return await self.run(self.parse(arguments))
 
+    @staticmethod
+    def digest(args: WriteArgs) -> str:
+        """What the operation does, without its id: equal for arguments that mean the same."""
+        return fingerprint(args.model_dump(exclude={"operation_id", "confirm"}))
+
     async def run(self, args: W, *, confirmed_by: str | None = None,
                   force_preview: bool = False) -> ToolReceipt:
         """Contract §3's rules: preview first, confirm once, repeat as a no-op, conflict otherwise."""
         operation_id = args.operation_id
-        digest = fingerprint(args.model_dump(exclude={"operation_id", "confirm"}))
+        digest = self.digest(args)
         existing = await self.operations.get(operation_id)
         if (
             existing is not None
@@ -259,7 +333,7 @@ class WriteTool(Tool[W]):
 
     def arguments_for(self, operation: Operation) -> W:
         """The stored arguments of a pending operation, ready to run again."""
-        return self.parse(operation.arguments)
+        return self.parse(operation.arguments, stored=True)
 
     @abstractmethod
     async def _stage(self, args: W) -> Staged:

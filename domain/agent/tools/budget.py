@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field
@@ -17,11 +18,14 @@ from domain.agent.tools.base import (
     ToolArgs,
     WriteArgs,
     WriteTool,
+    missing,
     money_dict,
 )
-from domain.errors import InvalidMoney
+from domain.budget import Budget, RecurringExpense
+from domain.errors import InvalidMoney, UnknownExpense
 from domain.money import Money, Period
 from domain.ports import BudgetRepository
+from domain.reading import read_period
 
 
 def _refuse_bool(value: Any) -> Any:
@@ -32,6 +36,21 @@ def _refuse_bool(value: Any) -> Any:
 
 
 BillingDay = Annotated[int, BeforeValidator(_refuse_bool)]
+
+
+_SHOWN_ALIASES = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*$")
+
+
+def find_expense(budget: Budget, name: str) -> RecurringExpense:
+    """The expense by name or alias; also when a model copied the working memory's layout
+    ("Energia (luz/conta de luz)"): the name without the trailing parenthesis."""
+    try:
+        return budget.find_by_name(name)
+    except UnknownExpense:
+        bare = _SHOWN_ALIASES.sub("", name)
+        if not bare or bare == name:
+            raise
+        return budget.find_by_name(bare)
 
 
 def positive(money: MoneyArg, what: str) -> Money:
@@ -68,12 +87,23 @@ class RecordSpendArgs(WriteArgs):
     amount: MoneyArg = Field(description="How much more was spent.")
 
 
+def with_month(tool: Any, arguments: dict[str, Any]) -> dict[str, Any]:
+    """`period` read as people write it ("11/2026", "novembro"); this month when left out."""
+    today = tool.reading.today()
+    if missing(arguments, "period"):
+        return {**arguments, "period": str(Period.of(today))}
+    return {**arguments, "period": read_period(arguments["period"], today)}
+
+
 class RecordSpendTool(_BudgetWriteTool):
     name = "recordSpend"
     description = (
         "Add a spend (a positive delta) to an expense's actual for a month."
     )
     args_model = RecordSpendArgs
+
+    def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        return with_month(self, arguments)
 
     async def record_spend(self, *, expense: str, period: str, amount: dict[str, Any],
                            operation_id: str, confirm: bool = False) -> ToolReceipt:
@@ -83,7 +113,7 @@ class RecordSpendTool(_BudgetWriteTool):
     async def _stage(self, args: RecordSpendArgs) -> Staged:
         period = Period.parse(args.period)
         budget = await self.budget_repo.load(self.budget_id, periods=[period])
-        expense = budget.find_by_name(args.expense)
+        expense = find_expense(budget, args.expense)
         delta = positive(args.amount, "O gasto")
         new_actual = expense.add_to_actual(period, delta)
         preview = {"expense": args.expense, "period": str(period),
@@ -147,10 +177,11 @@ class AdjustExpenseTool(_BudgetWriteTool):
 
     async def _stage(self, args: AdjustExpenseArgs) -> Staged:
         budget = await self.budget_repo.load(self.budget_id, periods=())
-        old_expected = budget.find_by_name(args.expense).expected
-        budget.adjust_amount(args.expense, positive(args.new_expected, "O novo valor"),
+        found = find_expense(budget, args.expense)
+        old_expected = found.expected
+        budget.adjust_amount(found.name, positive(args.new_expected, "O novo valor"),
                              effective=self._this_month())
-        new_expected = budget.find_by_name(args.expense).expected
+        new_expected = budget.find_by_name(found.name).expected
         preview = {"expense": args.expense, "oldExpected": money_dict(old_expected),
                    "newExpected": money_dict(new_expected)}
         return Staged(preview, lambda: self.budget_repo.save(budget))
@@ -190,6 +221,9 @@ class BudgetStatusTool(ReadTool[BudgetStatusArgs]):
     name = "budgetStatus"
     description = "Expected and actual spending per expense for a month, with totals and income."
     args_model = BudgetStatusArgs
+
+    def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        return with_month(self, arguments)
 
     def __init__(self, budget_repo: BudgetRepository, budget_id: str) -> None:
         self.budget_repo = budget_repo

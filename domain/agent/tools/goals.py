@@ -18,6 +18,7 @@ from domain.agent.tools.base import (
     ToolArgs,
     WriteArgs,
     WriteTool,
+    missing,
     money_dict,
     parse_date,
 )
@@ -46,6 +47,9 @@ def goal_matching(goals: list[Goal], name: str) -> Goal:
         return partial[0]
     if partial:
         raise AmbiguousName(name, [g.name for g in partial])
+    if isinstance(name, str) and ": " in name:
+        # The working memory's layout copied as a name ("Amsterdam Setembro/2026: EUR 6000 by ...").
+        return goal_matching(goals, name.split(": ", 1)[0])
     raise UnknownGoal(name, [g.name for g in goals])
 
 
@@ -87,6 +91,13 @@ class _GoalLocator:
         return await self.goal_repo.load(found.id, history=False)
 
 
+def with_date(arguments: dict[str, Any], key: str, what: str) -> dict[str, Any]:
+    """An optional date read as ISO or dd/mm/aaaa, stored as ISO."""
+    if missing(arguments, key):
+        return {**arguments, key: None}
+    return {**arguments, key: parse_date(arguments[key], what).isoformat()}
+
+
 class ContributeArgs(WriteArgs):
     goal: str = Field(description="Name or a unique part of it.")
     paid_by: str = Field(description="Member who paid.")
@@ -100,6 +111,12 @@ class ContributeToGoalTool(WriteTool[ContributeArgs]):
         "Record a member's contribution to a savings goal."
     )
     args_model = ContributeArgs
+    speaker_argument = "paidBy"
+
+    def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        if missing(arguments, "date"):
+            return {**arguments, "date": self.reading.today().isoformat()}
+        return {**arguments, "date": parse_date(arguments["date"], "Data do aporte").isoformat()}
 
     def __init__(self, goal_repo: GoalRepository, *, goal_id: str | None = None,
                  household_id: str | None = None, operations: OperationLog | None = None) -> None:
@@ -145,6 +162,9 @@ class CreateGoalTool(WriteTool[CreateGoalArgs]):
         "Create a savings goal."
     )
     args_model = CreateGoalArgs
+
+    def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        return with_date(arguments, "deadline", "Prazo")
 
     def __init__(self, goal_repo: GoalRepository, household: Household, now: Clock | None = None,
                  *, timezone: str = DEFAULT_TIMEZONE, operations: OperationLog | None = None,
@@ -207,6 +227,9 @@ class GoalStatusTool(ReadTool[GoalStatusArgs]):
     description = "A goal's savings by currency, progress, required monthly amount and whether it is on track."
     args_model = GoalStatusArgs
 
+    def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        return with_date(arguments, "today", "Data")
+
     def __init__(self, goal_repo: GoalRepository, household_id: str | None = None,
                  now: Clock | None = None, *, timezone: str = DEFAULT_TIMEZONE,
                  rates: ExchangeRates = DEFAULT_RATES) -> None:
@@ -249,6 +272,9 @@ class FeasibilityTool(ReadTool[FeasibilityArgs]):
         "Can the household afford a goal: an existing one by name, or a new target + deadline?"
     )
     args_model = FeasibilityArgs
+
+    def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        return with_date(arguments, "deadline", "Prazo")
 
     def __init__(self, budget_repo: BudgetRepository, budget_id: str, goal_repo: GoalRepository,
                  household_id: str | None = None, now: Clock | None = None, *,
