@@ -23,9 +23,14 @@ from domain.ports import BudgetRepository, GoalRepository
 Kind = Literal["expense", "goal"]
 
 
+# /renomear and /arquivar propose these; the model is not offered them (`offered`): their two
+# schemas would take the fixed prompt past its 1,500-token budget (bench/prompt_size.py), and a
+# rename or an archive is rare enough to be a command.
 class _ItemTool(WriteTool[Any]):
     """Finds an active expense or goal by name: an expense by name or alias, a goal by its name or
     a unique part of it; a name both answer to is ambiguous."""
+
+    offered = False
 
     def __init__(self, budget_repo: BudgetRepository, budget_id: str, goal_repo: GoalRepository,
                  household_id: str | None, operations: OperationLog | None = None) -> None:
