@@ -33,11 +33,11 @@ from domain.agent.chat import AgentChat
 from domain.agent.operations import InMemoryOperationLog
 from domain.agent.prompt import RULES, system_prompt
 from domain.agent.toolbox import household_tools
-from domain.ledger import InMemoryLedger
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
+from domain.ledger import InMemoryLedger
 from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from infra.llm import count_prompt_tokens
