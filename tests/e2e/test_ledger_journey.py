@@ -28,7 +28,7 @@ def test_a_spend_undone_with_the_button_leaves_the_month_as_before_and_both_entr
 ) -> None:
     casa = Group(tg, start_bot(), CHAT, title="Casa")
     casa.reply_to(ANA, "/start")
-    casa.reply_to(BRUNO, "/entrar")
+    casa.join(BRUNO)
     casa.confirm(ANA, casa.propose(ANA, "/despesa Mercado 1.500"))
     _, edit = casa.confirm(BRUNO, casa.propose(BRUNO, "/gasto 37,90 mercado"))
     spend_message = int(edit.params["message_id"])

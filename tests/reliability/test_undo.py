@@ -13,6 +13,7 @@ from infra.db import SqlStorage
 from tests.e2e.harness import ANA as ANA_IN_TELEGRAM
 from tests.e2e.harness import BRUNO as BRUNO_IN_TELEGRAM
 from tests.e2e.harness import alerted, answer_text, previews_in, undo_data
+from tests.fakes.posting import PostingService
 from tests.fakes.telegram_api import FakeTelegramAPI
 from tests.integration.conftest import Backend
 from tests.reliability.conftest import Bots, couple_with_groceries
@@ -49,7 +50,7 @@ async def _undo_proposed(backend: Backend) -> tuple[str, str]:
     (the undo's Confirmar key, the undone spend's key)."""
     database = backend.open()
     try:
-        service = HouseholdService(SqlStorage(database))
+        service = PostingService(SqlStorage(database))
         await couple_by_service(service, CHAT)
         _, spend = await _confirmed_spends(service, "100", "37,90")
         pressed = await service.press(CHAT, BRUNO.user_id, callback_data(UNDO, spend.key))
@@ -93,7 +94,7 @@ def test_desfazer_pressed_at_once_on_2_workers_and_twice_on_each_proposes_one_un
     database = backend.open()
     try:
         async def spent() -> str:
-            service = HouseholdService(SqlStorage(database))
+            service = PostingService(SqlStorage(database))
             await couple_by_service(service, CHAT)
             [spend] = await _confirmed_spends(service, "37,90")
             return spend.key
@@ -117,7 +118,7 @@ def test_two_different_undos_of_one_spend_confirmed_at_once_on_2_workers_reverse
     async def second_undo() -> str:
         database = backend.open()
         try:
-            service = HouseholdService(SqlStorage(database))
+            service = PostingService(SqlStorage(database))
             [preview] = await service.undo_last(CHAT, ANA, operation_id="cmd-desfazer")
             assert isinstance(preview, Preview), preview
             return preview.key
@@ -146,7 +147,7 @@ def test_a_confirmation_of_the_undo_processed_again_writes_nothing_more(backend:
     async def twice() -> tuple[str, str, str, Decimal]:
         database = backend.open()
         try:
-            service = HouseholdService(SqlStorage(database))
+            service = PostingService(SqlStorage(database))
             data = callback_data(CONFIRM, undo_key)
             first = await service.press(CHAT, ANA.user_id, data)
             again = await service.press(CHAT, ANA.user_id, data)  # a retried update, after a crash
