@@ -44,7 +44,8 @@ def test_a_preview_that_never_reached_the_chat_is_never_written_by_button_reply_
 
     # A reply over 4,096 characters (Telegram would answer 400) goes out in parts, and the preview
     # after it all the same.
-    llm.script([tool_calls(("recordSpend", spend("op-long", "900"))), text("Veja os detalhes. " * 300)])
+    # The model's words come with its proposal: a proposing answer ends the turn (contract §8).
+    llm.script([tool_calls(("recordSpend", spend("op-long", "900")), content="Veja os detalhes. " * 300)])
     since = casa.mark()
     casa.say(ANA, "gastei 900 no mercado", replies=3)  # the text in two parts, the preview
     refused = [c for c in tg.calls[since:] if c.method == "sendMessage" and c.status == 400]
@@ -56,7 +57,7 @@ def test_a_preview_that_never_reached_the_chat_is_never_written_by_button_reply_
 
     # Telegram answers 502 to every attempt at the text and at the preview: the preview is
     # closed and the chat told; then a forged button, a member's "confirma" and the model try.
-    llm.script([tool_calls(("recordSpend", spend("op-502", "900"))), text("Confirma?")])
+    llm.script([tool_calls(("recordSpend", spend("op-502", "900")), content="Confirma?")])
     # (the text's attempts, the one notice that it was lost, the preview's attempts)
     tg.fail_next("sendMessage", status=502, times=SEND_ATTEMPTS + 1 + SEND_ATTEMPTS)
     since = casa.mark()
