@@ -4,8 +4,8 @@
 
 For 10 and for 100,000 stored rows it times one confirmation (the median of 20), through the
 tools as the bot builds them, of:
-  recordSpend               with that many actuals in the budget (the tool loads the one month)
-  contributeToGoal          with that many contributions in the goal (loaded without history)
+  recordSpend               with that many spend entries in the ledger (the tool loads the one month)
+  contributeToGoal          with that many contribution entries of the goal (loaded without history)
   recordSpend/log           with one expense but that many operations in the log
 and, to show what the partial loads save, the same two confirmations with repositories that
 load everything whatever the tool asks (what the tools did before):
@@ -39,7 +39,7 @@ from domain.household import Member
 from domain.money import Money, Period
 from infra.db import Database, SqlBudgetRepository, SqlGoalRepository, SqlOperationLog
 from infra.db.migrate import upgrade_database
-from infra.db.tables import actuals, contributions, expenses, goal_savings, operations
+from infra.db.tables import expenses, ledger_entries, operations
 
 SIZES = (10, 100_000)
 RUNS = 20
@@ -71,24 +71,24 @@ async def seed(database: Database, size: int) -> None:
     async with database.reading() as connection:
         ids = [row.id for row in await connection.execute(
             expenses.select().where(expenses.c.budget_id == "budget").order_by(expenses.c.position))]
-    # `size` actuals spread over every expense, Mercado (the one the spends change) included.
+    # `size` spend entries spread over every expense, Mercado (the one the spends change) included.
     periods = months(-(-size // len(ids)))
-    await insert_rows(database, actuals, [
-        {"expense_id": expense_id, "period": period, "amount_minor": 1234, "currency": "BRL"}
+    now = datetime.now(UTC)
+    await insert_rows(database, ledger_entries, [
+        {"kind": "spend", "budget_id": "budget", "expense_id": expense_id, "subject": "Despesa",
+         "period": period, "amount_minor": 1234, "currency": "BRL", "created_at": now}
         for period in periods for expense_id in ids][:size])
 
     ana = Member("m-ana", "Ana")
     await SqlGoalRepository(database).save(Goal.create("Reserva", Money.of("1000000", "BRL"), members=[ana],
                                                        created_at=date(2000, 1, 1), id="goal"))
-    await insert_rows(database, contributions, [
-        {"goal_id": "goal", "position": n, "member_id": "m-ana", "member_name": "Ana", "amount_minor": 1,
-         "currency": "BRL", "date": date(2000, 1, 1) + timedelta(days=n % 9000)} for n in range(size)])
-    # Rows written behind the repository's back: their running total too, as migration 0003 would.
-    await insert_rows(database, goal_savings, [{"goal_id": "goal", "currency": "BRL", "amount_minor": size}])
+    await insert_rows(database, ledger_entries, [
+        {"kind": "contribution", "goal_id": "goal", "subject": "Reserva", "paid_by_id": "m-ana",
+         "paid_by": "Ana", "amount_minor": 1, "currency": "BRL",
+         "day": date(2000, 1, 1) + timedelta(days=n % 9000), "created_at": now} for n in range(size)])
     # The goal's version must move past the rows written behind the repository's back.
     await SqlGoalRepository(database).save(await SqlGoalRepository(database).load("goal"))
 
-    now = datetime.now(UTC)
     await insert_rows(database, operations, [
         {"scope": SCOPE, "operation_id": f"old-{n}", "household_id": None, "tool": "recordSpend",
          "arguments": "{}", "fingerprint": "0" * 64, "preview": "{}", "status": "confirmed",

@@ -37,6 +37,7 @@ from domain.agent.working_memory import working_memory
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
+from domain.ledger import InMemoryLedger
 from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from infra.llm import count_prompt_tokens
@@ -114,7 +115,7 @@ def build() -> tuple[str, str, list[dict[str, Any]]]:
 
     budgets, goal_repo, operations = InMemoryBudgetRepository(), InMemoryGoalRepository(), InMemoryOperationLog()
     tools = household_tools(budget_repo=budgets, budget_id=budget.id, goal_repo=goal_repo, household=household,
-                            operations=operations, now=now)
+                            operations=operations, now=now, ledger=InMemoryLedger())
     memory = working_memory(household, budget, goals, TODAY)
     prompt = system_prompt(memory)
     schemas = AgentChat.create(_NoModel(), tools, system_prompt=prompt).schemas()
@@ -221,7 +222,7 @@ def main() -> None:
     if options.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))
         return
-    print(f"Household: {len(EXPENSES)} expenses, 5 goals, 2 members, 9 tools; "
+    print(f"Household: {len(EXPENSES)} expenses, 5 goals, 2 members, {len(schemas)} tools offered to the model; "
           f"prompt {len(prompt)} chars ({len(memory)} of them working memory), "
           f"schemas {len(json.dumps(schemas, ensure_ascii=False, separators=(',', ':')))} chars as JSON.")
     for r in results:
@@ -232,7 +233,7 @@ def main() -> None:
         print(f"\n{r['model']}: {r['total']} tokens fixed per call ({verdict} the {GOAL_TOKENS} goal)")
         print(f"  system prompt (rules)   {r['system_prompt_rules']:>5}")
         print(f"  working memory          {r['working_memory']:>5}")
-        print(f"  tool schemas (9)        {r['tool_schemas']:>5}")
+        print(f"  tool schemas ({len(schemas)})       {r['tool_schemas']:>5}")
         per_tool = sorted(r["per_tool"].items(), key=lambda kv: -kv[1])
         print("  per tool: " + ", ".join(f"{name} {n}" for name, n in per_tool))
     print("\n(The parts are counted separately, each with its own message overhead, so they add up "

@@ -19,11 +19,12 @@ with the household bot's, so a busy machine slows both alike and the ratios come
 Keys of --json (the goals are issue 9's):
   turn_vs_echo                member's text -> the preview's sendMessage, / echo       <= 2.0
   confirm_vs_echo             Confirmar press -> editMessageText, / echo                <= 1.5
-  confirm_history_ratio       confirm with 100,000 stored actuals, contributions and
-                              operations (and inbox updates) / confirm with 10           <= 1.2
+  confirm_history_ratio       confirm with 100,000 stored spend and contribution ledger
+                              entries each, and operations (and inbox updates) / with 10 <= 1.2
   prompt_tokens               bench/prompt_size.py, gpt-4o-mini                          <= 1500
   concurrent_chats_wall_ratio 100 chats at once, model takes 1 s: wall time / 1 s        <= 2.0
-plus "postgresql" (the same keys there), "worker" (start-up time of `household-bot webhook`, whether
+plus "ledger" (bench/ledger.py: /extrato against /resumo, /exportar's time and peak RSS),
+"postgresql" (the same keys there), "worker" (start-up time of `household-bot webhook`, whether
 litellm is imported before /healthz answers, peak RSS of a `python -m bot webhook` worker) and
 "details" (the medians in milliseconds behind every ratio).
 """
@@ -65,6 +66,7 @@ import httpx  # noqa: E402
 from sqlalchemy import func, select, text, update  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
+from bench import ledger as bench_ledger  # noqa: E402
 from bench.prompt_size import EXPENSES  # noqa: E402
 from bot import rendering  # noqa: E402
 from domain.agent.clock import local_today, utc_now  # noqa: E402
@@ -83,20 +85,18 @@ from infra.db import (  # noqa: E402
 from infra.db.inbox import UpdateInbox  # noqa: E402
 from infra.db.migrate import upgrade_database  # noqa: E402
 from infra.db.tables import (  # noqa: E402
-    actuals,
     budgets,
     chat_members,
     chats,
-    contributions,
     expenses,
     goal_members,
     goals,
     households,
+    ledger_entries,
     members,
     operations,
     processed_updates,
 )
-from infra.db.upsert import insert_for  # noqa: E402
 from infra.db.values import dumps  # noqa: E402
 from tests.fakes.telegram_api import Call, FakeTelegramAPI, callback_update, message_update  # noqa: E402
 
@@ -290,7 +290,7 @@ class BenchDatabase:
         async with self.database.reading() as connection:
             return {table.name: int((await connection.execute(
                 select(func.count()).select_from(table))).scalar_one())
-                for table in (actuals, contributions, operations, processed_updates)}
+                for table in (ledger_entries, operations, processed_updates)}
 
 
 async def sqlite_database(workdir: Path, name: str) -> BenchDatabase:
@@ -422,11 +422,12 @@ def spread(total: int, parts: int) -> list[int]:
 
 
 async def seed_history(db: Database, own: Household_, total: int = HISTORY_ROWS) -> None:
-    """Bulk-inserts (SQLAlchemy Core) up to `total` rows of actuals, contributions, operations and
-    inbox updates: a big history on the benchmarked household, the rest over 1,000 other
-    households, each with its own chat, 2 members, 30 expenses and 2 goals."""
+    """Bulk-inserts (SQLAlchemy Core) up to `total` spend entries, `total` contribution entries,
+    `total` operations and `total` inbox updates: a big history on the benchmarked household, the
+    rest over 1,000 other households, each with its own chat, 2 members, 30 expenses and 2 goals."""
     now = datetime.now(UTC)
     month = this_month()
+    actuals, contributions = "spend entries", "contribution entries"  # both go to ledger_entries
     rows: dict[Any, list[dict[str, Any]]] = {t: [] for t in (
         households, members, budgets, expenses, actuals, goals, goal_members, contributions,
         operations, chats, chat_members, processed_updates)}
@@ -436,13 +437,13 @@ async def seed_history(db: Database, own: Household_, total: int = HISTORY_ROWS)
         own_expenses = [row.id for row in await connection.execute(
             select(expenses.c.id).where(expenses.c.budget_id == own.budget_id).order_by(expenses.c.position))]
     for expense_id in own_expenses:
-        rows[actuals] += [{"expense_id": expense_id, "period": period, "amount_minor": 1000 + n,
-                           "currency": "BRL"} for n, period in enumerate(months_before(month, OWN_MONTHS))]
+        rows[actuals] += [spend_entry(own.household_id, own.budget_id, expense_id, period, 1000 + n, now)
+                          for n, period in enumerate(months_before(month, OWN_MONTHS))]
     for goal_id in own.goal_ids:
         rows[contributions] += [
-            {"goal_id": goal_id, "position": 2 + n, "member_id": own.member_ids[(ANA, BRUNO)[n % 2][0]],
-             "member_name": (ANA, BRUNO)[n % 2][1], "amount_minor": 5000 + n % 100, "currency": "BRL",
-             "date": now.date() - timedelta(days=3 * (OWN_CONTRIBUTIONS - n))}
+            contribution_entry(own.household_id, goal_id, own.member_ids[(ANA, BRUNO)[n % 2][0]],
+                               (ANA, BRUNO)[n % 2][1], 5000 + n % 100,
+                               now.date() - timedelta(days=3 * (OWN_CONTRIBUTIONS - n)), now)
             for n in range(OWN_CONTRIBUTIONS)]
     span = timedelta(days=365 * 25)
     rows[operations] += [
@@ -474,9 +475,9 @@ async def seed_history(db: Database, own: Household_, total: int = HISTORY_ROWS)
                             "position": i}
                            for i, (e, (name, expected, _, _)) in enumerate(zip(expense_ids, EXPENSES, strict=True))]
         periods = months_before(month, math.ceil(per_actuals[h] / len(expense_ids)))
-        rows[actuals] += [{"expense_id": expense_ids[n % len(expense_ids)],
-                           "period": periods[n // len(expense_ids)], "amount_minor": 1234 + n,
-                           "currency": "BRL"} for n in range(per_actuals[h])]
+        rows[actuals] += [spend_entry(household_id, budget_id, expense_ids[n % len(expense_ids)],
+                                      periods[n // len(expense_ids)], 1234 + n, now)
+                          for n in range(per_actuals[h])]
         goal_ids = [uuid.uuid4().hex, uuid.uuid4().hex]
         for g, goal_id in enumerate(goal_ids):
             rows[goals].append({"id": goal_id, "household_id": household_id, "name": f"Meta {g}",
@@ -484,9 +485,9 @@ async def seed_history(db: Database, own: Household_, total: int = HISTORY_ROWS)
                                 "created_at": date(2020, 1, 1), "deadline": None, "version": 10})
             rows[goal_members] += [{"goal_id": goal_id, "position": i, "member_id": m, "member_name": name}
                                    for i, (m, name) in enumerate(zip(member_ids, ("Ana", "Bruno"), strict=True))]
-        rows[contributions] += [{"goal_id": goal_ids[n % 2], "position": n // 2, "member_id": member_ids[n % 2],
-                                 "member_name": ("Ana", "Bruno")[n % 2], "amount_minor": 10_000,
-                                 "currency": "BRL", "date": date(2020, 1, 1) + timedelta(days=n)}
+        rows[contributions] += [contribution_entry(household_id, goal_ids[n % 2], member_ids[n % 2],
+                                                   ("Ana", "Bruno")[n % 2], 10_000,
+                                                   date(2020, 1, 1) + timedelta(days=n), now)
                                 for n in range(per_contributions[h])]
         rows[operations] += [operation_row(f"chat:{chat_id}", f"op-{n}", household_id,
                                            now - timedelta(days=n), n) for n in range(per_operations[h])]
@@ -497,13 +498,21 @@ async def seed_history(db: Database, own: Household_, total: int = HISTORY_ROWS)
         rows[chat_members] += [{"chat_id": chat_id, "telegram_user_id": 5_000_000 + 2 * h + i,
                                 "member_id": m} for i, m in enumerate(member_ids)]
     for table, table_rows in rows.items():
-        await insert_rows(db, table, table_rows)
-    if hasattr(tables, "goal_savings"):  # running totals per goal (migration 0003): recount them
-        async with db.transaction() as unit:
-            await unit.connection.execute(tables.goal_savings.delete())
-            await unit.connection.execute(text(
-                "INSERT INTO goal_savings (goal_id, currency, amount_minor) "
-                "SELECT goal_id, currency, SUM(amount_minor) FROM contributions GROUP BY goal_id, currency"))
+        await insert_rows(db, ledger_entries if isinstance(table, str) else table, table_rows)
+
+
+def spend_entry(household_id: str, budget_id: str, expense_id: str, period: str, units: int,
+                when: datetime) -> dict[str, Any]:
+    return {"household_id": household_id, "kind": "spend", "budget_id": budget_id,
+            "expense_id": expense_id, "subject": "Despesa", "period": period, "amount_minor": units,
+            "currency": "BRL", "created_at": when}
+
+
+def contribution_entry(household_id: str, goal_id: str, member_id: str, member: str, units: int,
+                       day: date, when: datetime) -> dict[str, Any]:
+    return {"household_id": household_id, "kind": "contribution", "goal_id": goal_id, "subject": "Meta",
+            "paid_by_id": member_id, "paid_by": member, "amount_minor": units, "currency": "BRL",
+            "day": day, "created_at": when}
 
 
 # --------------------------------------------------------------------------- driving the servers
@@ -594,7 +603,8 @@ class BotUnderTest:
             "editMessageText", lambda c: in_chat(chat_id)(c) and c.params.get("message_id") == message_id)
         await self.db.done(update_id)
         answers = [c for c in driver.tg.calls[since:] if c.method == "answerCallbackQuery"]
-        if edit.params.get("reply_markup") or [c.params.get("text") for c in answers] != [CONFIRMED]:
+        if "Desfazer" not in str(edit.params.get("reply_markup")) or \
+                [c.params.get("text") for c in answers] != [CONFIRMED]:
             raise RuntimeError(f"the press did not confirm: {edit.params}, {[c.params for c in answers]}")
         return elapsed
 
@@ -809,11 +819,10 @@ async def measure_floor(kind: str, make_db: Callable[[str], Any], echo_ms: float
                                          .values(status="confirmed", decided_by="Bruno",
                                                  decided_at=datetime.now(UTC)))
                 await connection.execute(select(budgets).where(budgets.c.id == own.budget_id))
-                upsert = insert_for(connection.dialect.name, actuals)
-                await connection.execute(upsert.values(
-                    expense_id=expense_id, period=month, amount_minor=3790, currency="BRL")
-                    .on_conflict_do_update(index_elements=[actuals.c.expense_id, actuals.c.period],
-                                           set_={"amount_minor": actuals.c.amount_minor + 3790}))
+                await connection.execute(ledger_entries.insert().values(
+                    household_id=own.household_id, kind="spend", budget_id=own.budget_id,
+                    expense_id=expense_id, subject="Mercado", period=month, amount_minor=3790,
+                    currency="BRL", created_at=datetime.now(UTC)))
                 await connection.execute(update(budgets).where(budgets.c.id == own.budget_id)
                                          .values(version=budgets.c.version + 1))
                 await connection.execute(update(operations).where(this).values(receipt="{}"))
@@ -1183,6 +1192,16 @@ def table(report: dict[str, Any]) -> str:
             ("bench bot server peak RSS MB", lambda r: r["details"].get("bot_peak_rss_mb"))]
     for label, get in rows:
         lines.append(f"{label:42}" + "".join(f"{fmt(get(r)):>14}" for _, r in dbs))
+    ledger = report.get("ledger")
+    if ledger:  # bench/ledger.py's block: the ledger's reads, through the service
+        lines.append("")
+        for name, figures in [("SQLite", ledger)] + ([("PostgreSQL", ledger["postgresql"])]
+                                                     if ledger.get("postgresql") else []):
+            exports = figures["details"]["exports"]
+            lines.append(f"ledger ({name}): /extrato of 1,000 entries / /resumo {fmt(figures['extrato_vs_resumo'])} "
+                         f"(<= 1.5); /exportar of 100,000 entries {fmt(figures['export_100k_s'])} s (<= 5); "
+                         "peak RSS " + ", ".join(f"{fmt(e['peak_rss_mb'], 0)} MB at {int(n):,} (+{fmt(e['export_added_mb'], 1)})"
+                                                 for n, e in exports.items()))
     worker = report.get("worker")
     if worker:
         lines.append("")
@@ -1262,6 +1281,8 @@ async def run(options: argparse.Namespace) -> dict[str, Any]:
                 report["worker"] = await measure_worker(driver, tg.base_url, workdir, logdir, options.startups)
             if not options.skip_schedule:
                 report["schedule"] = await measure_schedule(options, workdir)
+            if not options.skip_ledger:
+                report["ledger"] = await bench_ledger.run(options.postgres, workdir)
             # Issue 13: the agent with a model that takes 1 s (bench/real_model.py).
             if not options.skip_real_model:
                 from bench.real_model import GOALS as REAL_MODEL_GOALS
@@ -1290,6 +1311,7 @@ def main() -> None:
     parser.add_argument("--reps", type=int, help="measured rounds (overrides --quick)")
     parser.add_argument("--skip-worker", action="store_true", help="no start-up/memory measurement")
     parser.add_argument("--skip-concurrency", action="store_true", help="no 100-chat measurement")
+    parser.add_argument("--skip-ledger", action="store_true", help="no /extrato and /exportar measurement")
     parser.add_argument("--keep", action="store_true", help="keep the logs and databases")
     parser.add_argument("--skip-real-model", action="store_true", help="no issue 13 figures (1 s model)")
     parser.add_argument("--only-real-model", action="store_true", help="only the issue 13 figures")

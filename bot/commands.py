@@ -64,12 +64,28 @@ def meta(text: str, today: date, currency: str) -> ToolCallArgs:
                           "deadline": goal.deadline.isoformat() if goal.deadline else None}
 
 
+def renomear(text: str, today: date, currency: str) -> ToolCallArgs:
+    """`/renomear mercado para Feira`: the last " para " splits the old name from the new."""
+    old, separator, new = text.rpartition(" para ")
+    if not separator or not old.strip() or not new.strip():
+        raise parsing.CommandUsageError("renomear")
+    return "renameItem", {"name": old.strip(), "newName": new.strip()}
+
+
+def arquivar(text: str, today: date, currency: str) -> ToolCallArgs:
+    if not text.strip():
+        raise parsing.CommandUsageError("arquivar")
+    return "archiveItem", {"name": text.strip()}
+
+
 WRITE_COMMANDS: dict[str, Callable[[str, date, str], ToolCallArgs]] = {
     "gasto": gasto,
     "despesa": despesa,
     "ajuste": ajuste,
     "aporte": aporte,
     "meta": meta,
+    "renomear": renomear,
+    "arquivar": arquivar,
 }
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import tempfile
 
 from telegram import (
     BotCommand,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputFile,
     Update,
 )
 from telegram.error import BadRequest, TelegramError
@@ -25,7 +27,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import lifecycle, rendering
+from bot import history, lifecycle, rendering
 from bot.commands import WRITE_COMMANDS, resumo_period
 from bot.gate import gate
 from bot.parsing import CommandUsageError
@@ -34,6 +36,7 @@ from bot.sending import may_send, parts_count, send_text
 from bot.service import (
     CANCEL,
     CONFIRM,
+    UNDO,
     Edit,
     HouseholdService,
     Outcome,
@@ -49,7 +52,7 @@ log = logging.getLogger(__name__)
 SERVICE = "service"
 # chat_member is only sent when asked for: it tells that a person left or was removed.
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
-PRESS_PATTERN = rf"^({CONFIRM}|{CANCEL}):"
+PRESS_PATTERN = rf"^({CONFIRM}|{CANCEL}|{UNDO}):"
 
 MENU = [
     BotCommand("gasto", "Registrar um gasto: /gasto 37,90 mercado"),
@@ -64,6 +67,11 @@ MENU = [
     BotCommand("entrar", "Pedir para entrar na casa"),
     BotCommand("sair", "Sair da casa"),
     BotCommand("apagar", "Apagar todos os dados da casa"),
+    BotCommand("extrato", "Lançamentos do mês"),
+    BotCommand("renomear", "Renomear: /renomear mercado para Feira"),
+    BotCommand("arquivar", "Arquivar despesa ou meta"),
+    BotCommand("desfazer", "Desfazer a última operação"),
+    BotCommand("exportar", "Planilha dos lançamentos"),
     BotCommand("ajuda", "O que o bot entende"),
 ]
 
@@ -83,6 +91,12 @@ def keyboard(key: str) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[
         InlineKeyboardButton("✅ Confirmar", callback_data=callback_data(CONFIRM, key)),
         InlineKeyboardButton("❌ Cancelar", callback_data=callback_data(CANCEL, key)),
+    ]])
+
+
+def undo_keyboard(key: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[
+        InlineKeyboardButton("↩️ Desfazer", callback_data=callback_data(UNDO, key)),
     ]])
 
 
@@ -145,8 +159,9 @@ def room_ahead(context: ContextTypes.DEFAULT_TYPE, chat_id: int,
 
 async def edit(context: ContextTypes.DEFAULT_TYPE, chat_id: int, change: Edit) -> None:
     try:
+        markup = undo_keyboard(change.undo_key) if change.undo_key is not None else None
         await context.bot.edit_message_text(change.text, chat_id=chat_id, message_id=change.message_id,
-                                            reply_markup=None)
+                                            reply_markup=markup)
     except BadRequest as error:
         # A redelivered press edits to the same final text: nothing to change is fine. A message
         # gone (deleted, or left behind by a supergroup migration) cannot show the outcome; the
@@ -199,7 +214,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 async def write_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/gasto, /despesa, /ajuste, /aporte, /meta: a preview without any model."""
+    """/gasto, /despesa, /ajuste, /aporte, /meta, /renomear, /arquivar: a preview without any model."""
     message = update.effective_message
     assert message is not None and message.text is not None
     command = message.text.split()[0].lstrip("/").split("@")[0].lower()
@@ -223,6 +238,43 @@ async def summary(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def goals(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/metas: every goal's progress."""
     await send_text(context, chat_id_of(update), await service_of(context).goals(chat_id_of(update)))
+
+
+async def statement(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/extrato [AAAA-MM]: the month's ledger entries, newest first."""
+    try:
+        period = resumo_period(" ".join(context.args or []))
+    except CommandUsageError as usage:
+        await context.bot.send_message(chat_id_of(update), history.usage_text("extrato", str(usage)))
+        return
+    await context.bot.send_message(chat_id_of(update),
+                                   await service_of(context).statement(chat_id_of(update), period))
+
+
+async def undo_last(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/desfazer: a preview undoing the last confirmed operation."""
+    outcomes = await service_of(context).undo_last(chat_id_of(update), speaker_of(update),
+                                                   operation_id=f"cmd-{update.update_id}")
+    await deliver(context, chat_id_of(update), outcomes)
+
+
+async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/exportar [AAAA-MM]: the ledger as a CSV document, written to a temporary file and
+    uploaded from it, so memory stays flat however long the history."""
+    try:
+        period = resumo_period(" ".join(context.args or []))
+    except CommandUsageError as usage:
+        await context.bot.send_message(chat_id_of(update), history.usage_text("exportar", str(usage)))
+        return
+    with tempfile.TemporaryFile() as out:
+        name = await service_of(context).export(chat_id_of(update), period, out)
+        if name is None:
+            await context.bot.send_message(chat_id_of(update), rendering.not_started_text())
+            return
+        out.seek(0)
+        await context.bot.send_document(
+            chat_id_of(update), InputFile(out, filename=name, read_file_handle=False),
+            caption=history.export_caption(period))
 
 
 async def text_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -278,6 +330,10 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.info("callback answer failed: %s", error)
     if result.edit is not None:
         await edit(context, message.chat.id, result.edit)
+    if result.undone is not None:
+        await edit(context, message.chat.id, result.undone)
+    if result.post is not None:
+        await deliver(context, message.chat.id, [result.post])
 
 
 async def refuse_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -330,6 +386,9 @@ def register(app: Application) -> None:
     app.add_handler(CommandHandler(list(WRITE_COMMANDS), write_command))
     app.add_handler(CommandHandler("resumo", summary))
     app.add_handler(CommandHandler("metas", goals))
+    app.add_handler(CommandHandler("extrato", statement))
+    app.add_handler(CommandHandler("desfazer", undo_last))
+    app.add_handler(CommandHandler("exportar", export))
     app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, text_message))
     app.add_handler(CallbackQueryHandler(press, pattern=PRESS_PATTERN))
     app.add_handler(CallbackQueryHandler(refuse_press))

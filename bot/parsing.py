@@ -124,6 +124,8 @@ COMMAND_USAGES: Final[Mapping[str, CommandUsage]] = MappingProxyType(
                 "/meta Lua de mel 6000 EUR até 2028-06-01",
             ),
             CommandUsage("resumo", "/resumo [AAAA-MM]", "/resumo 2026-05"),
+            CommandUsage("renomear", "/renomear <nome> para <novo nome>", "/renomear mercado para Feira"),
+            CommandUsage("arquivar", "/arquivar <despesa ou meta>", "/arquivar Academia"),
         )
     }
 )

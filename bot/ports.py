@@ -8,6 +8,7 @@ from typing import Protocol
 
 from domain.agent.conversation import ConversationStore
 from domain.agent.operations import OperationLog
+from domain.ledger import Ledger
 from domain.ports import BudgetRepository, GoalRepository, HouseholdRepository
 from domain.statements import StatementImports
 from infra.db.chats import ChatLink
@@ -57,6 +58,9 @@ class Storage(Protocol):
 
     @property
     def statement_imports(self) -> StatementImports: ...
+
+    @property
+    def ledger(self) -> Ledger: ...
 
     def operations(self, scope: str) -> OperationLog:
         """The operation log of one chat: operation ids and button keys are only unique within it."""

@@ -23,6 +23,7 @@ from babel.lists import format_list
 from babel.numbers import format_currency, format_decimal
 
 from bot.parsing import ParseError
+from domain.agent.reports import BudgetReport, GoalReport
 from domain.errors import DomainError
 from domain.money import Money, Period, minor_units
 from domain.text import shorten
@@ -30,6 +31,7 @@ from domain.text import shorten
 __all__ = [
     "already_cancelled_alert",
     "already_confirmed_alert",
+    "budget_report_text",
     "budget_summary",
     "cancelled_text",
     "confirmed_text",
@@ -37,6 +39,7 @@ __all__ = [
     "error_text",
     "expired_alert",
     "expired_text",
+    "goal_reports_text",
     "goals_summary",
     "help_text",
     "money",
@@ -295,6 +298,23 @@ def _count_word(count: Any) -> str:
     return f"{count} {'lançamento' if int(count) == 1 else 'lançamentos'}"
 
 
+_KIND_WORDS: Final = {"expense": "Despesa", "goal": "Meta"}
+
+
+def _rename_facts(p: Mapping[str, Any]) -> list[str]:
+    return [f"{_KIND_WORDS[p['kind']]}: {p['oldName']}", f"Novo nome: {p['newName']}"]
+
+
+def _archive_facts(p: Mapping[str, Any]) -> list[str]:
+    return [f"{_KIND_WORDS[p['kind']]}: {p['name']}",
+            "Sai do resumo e das conversas; o histórico fica no extrato."]
+
+
+def _undo_facts(p: Mapping[str, Any]) -> list[str]:
+    return [f"Operação: {_summary(str(p['tool']), p['original'])}",
+            "Os totais voltam a ser como se ela não tivesse acontecido; o extrato guarda as duas."]
+
+
 _TOOLS: Final[Mapping[str, _ToolText]] = {
     "recordSpend": _ToolText(
         "📝 Registrar gasto", "✅ Gasto registrado", _record_spend_facts,
@@ -330,6 +350,17 @@ _TOOLS: Final[Mapping[str, _ToolText]] = {
     "importStatement": _ToolText(
         "🏦 Importar lançamentos", "✅ Lançamentos importados", _import_facts,
         lambda p: f"importar {_count_word(p['count'])} do extrato {p['file']}, {_any_money(p['total'])}"),
+
+
+    "renameItem": _ToolText(
+        "✏️ Renomear", "✅ Renomeado", _rename_facts,
+        lambda p: f"renomear {p['oldName']} para {p['newName']}"),
+    "archiveItem": _ToolText(
+        "🗄️ Arquivar", "✅ Arquivado", _archive_facts,
+        lambda p: f"arquivar {p['name']}"),
+    "undoOperation": _ToolText(
+        "↩️ Desfazer operação", "↩️ Operação desfeita", _undo_facts,
+        lambda p: f"desfazer {_summary(str(p['tool']), p['original'])}"),
 }
 
 # Labels for previews of tools this module does not know yet.
@@ -580,6 +611,61 @@ def _goal_lines(report: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def budget_report_text(report: BudgetReport) -> str:
+    """/resumo from the typed report (the same text as ``budget_summary`` of its JSON)."""
+    lines = [f"📊 Resumo de {month_br(report.period)}", ""]
+    if not report.expenses:
+        lines += ["Nenhuma despesa cadastrada ainda.", EXPENSE_HINT]
+    for expense in report.expenses:
+        lines.append(f"{expense.name}: {_money_progress(expense.actual, expense.expected)}")
+    if report.expenses:
+        lines += ["", f"Total: {_money_progress(report.actual_total, report.expected_total)}"]
+    if report.income is not None:
+        lines += ["", f"Renda: {money(report.income)}"]
+        if report.income.currency == report.actual_total.currency:
+            left = report.income.amount - report.actual_total.amount
+            currency = report.income.currency
+            lines.append(f"⚠️ Gastos passaram da renda em {_format_money(-left, currency)}" if left < 0
+                         else f"Sobra: {_format_money(left, currency)}")
+    return "\n".join(_squeeze(lines))
+
+
+def _money_progress(actual: Money, expected: Money) -> str:
+    text = f"{money(actual)} de {money(expected)}"
+    if expected.amount <= 0:
+        return text
+    percent = max(0, _percent(actual.amount, expected.amount))
+    warning = " ⚠️" if percent > 100 else ""
+    return f"{text} {_bar(percent)} {percent} %{warning}"
+
+
+def goal_reports_text(reports: Sequence[GoalReport]) -> str:
+    """/metas from the typed reports (the same text as ``goals_summary`` of their JSON)."""
+    if not reports:
+        return "\n".join(["🎯 Metas", "", "Nenhuma meta criada ainda.", GOAL_HINT])
+    return "\n\n".join(["🎯 Metas", *("\n".join(_typed_goal_lines(r)) for r in reports)])
+
+
+def _typed_goal_lines(report: GoalReport) -> list[str]:
+    percent = report.progress_percent
+    lines = [report.name,
+             f"{money(report.saved_in_target_currency)} de {money(report.target)} {_bar(percent)} {percent} %"]
+    saved = report.saved_by_currency
+    if len(saved) > 1 or (saved and report.target.currency not in saved):
+        lines.append(f"Guardado: {_names([money(m) for m in saved.values()])}")
+    lines.append(f"Prazo: {date_br(report.deadline)}" if report.deadline else "Prazo: sem prazo")
+    reached = percent >= 100
+    if reached:
+        lines.append("🎉 Meta atingida!")
+    elif report.required_monthly is not None:
+        lines.append(f"Faltam {money(report.required_monthly)} por mês")
+    if report.on_track is True and not reached:
+        lines.append("✅ no ritmo")
+    elif report.on_track is False:
+        lines.append("⚠️ atrasada")
+    return lines
+
+
 def _squeeze(lines: list[str]) -> list[str]:
     """No doubled or trailing blank lines."""
     out: list[str] = []
@@ -607,6 +693,14 @@ _COMMANDS: Final[Sequence[tuple[str, str, str]]] = (
     ("/metas", "quanto cada meta já tem e quanto falta por mês", "/metas"),
     ("/grafico [AAAA-MM]", "o gráfico do mês: previsto x gasto e as metas", "/grafico"),
     ("/lembretes on|off", "liga ou desliga os avisos na véspera de cada vencimento", "/lembretes off"),
+
+
+    ("/extrato [AAAA-MM]", "cada lançamento do mês: quando, o quê, quanto e quem", "/extrato"),
+    ("/desfazer", "propõe desfazer a última operação confirmada", "/desfazer"),
+    ("/renomear <nome> para <novo nome>", "renomeia uma despesa ou meta", "/renomear mercado para Feira"),
+    ("/arquivar <despesa ou meta>", "tira do resumo o que não se usa mais; o histórico fica",
+     "/arquivar Academia"),
+    ("/exportar [AAAA-MM]", "planilha (CSV) com os lançamentos do mês ou de tudo", "/exportar 2026-06"),
     ("/ajuda", "esta mensagem", "/ajuda"),
 )
 

@@ -12,10 +12,10 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, BinaryIO
 from zoneinfo import ZoneInfo
 
-from bot import commands, rendering
+from bot import commands, history, rendering
 from bot.membership import ERASE, JOIN, EraseHouseholdTool, JoinHouseholdTool
 from bot.parsing import CommandUsageError
 from bot.ports import ChatLink, Storage
@@ -24,7 +24,7 @@ from domain.agent.chat import DEFAULT_HISTORY_TURNS, AgentChat, AgentReply
 from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
 from domain.agent.conversation import ConversationStore, Message
 from domain.agent.model import LanguageModel
-from domain.agent.operations import DEFAULT_TTL, Operation, OperationLog, OperationStatus
+from domain.agent.operations import DEFAULT_TTL, UNDO_TOOL, Operation, OperationLog, OperationStatus
 from domain.agent.prompt import system_prompt
 from domain.agent.receipts import ToolReceipt
 from domain.agent.toolbox import household_tools
@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 
 CONFIRM = "ok"
 CANCEL = "no"
+UNDO = "un"  # ↩️ Desfazer on a confirmed message: "un:<the confirmed operation's key>"
 CALLBACK_SEPARATOR = ":"
 # Keys are secrets.token_urlsafe: anything else is refused before it reaches a query (PostgreSQL
 # rejects a NUL byte in text with an error, which turned a forged press into a handler failure).
@@ -81,10 +82,12 @@ class Preview:
 
 @dataclass(frozen=True)
 class Edit:
-    """A posted preview whose message now shows its outcome, without buttons."""
+    """A posted preview whose message now shows its outcome: without buttons, or with only
+    ↩️ Desfazer (whose callback data carries `undo_key`) once confirmed."""
 
     message_id: int
     text: str
+    undo_key: str | None = None
 
 
 Outcome = Reply | Preview | Edit
@@ -95,6 +98,8 @@ class PressResult:
     answer: str
     alert: bool = False
     edit: Edit | None = None
+    post: Preview | None = None  # a new preview to post (↩️ Desfazer proposes an undo)
+    undone: Edit | None = None  # a confirmed undo: the undone operation's message, button gone
 
 
 def callback_data(action: str, key: str) -> str:
@@ -353,7 +358,13 @@ class HouseholdService:
         it ("Lua de mel", not the "lua" that was typed), so the member sees what will change.
         The stored preview keeps the model's words, as the contract wants; what is shown has
         every text made safe (no line breaks, control or invisible characters)."""
-        shown = {key: _safe(value) for key, value in operation.preview.items()}
+        shown = await self._spelled(context, operation.preview)
+        if isinstance(shown.get("original"), dict):  # an undo shows the operation it undoes
+            shown["original"] = await self._spelled(context, shown["original"])
+        return {key: _safe(value) for key, value in shown.items()}
+
+    async def _spelled(self, context: ChatContext, preview: dict[str, Any]) -> dict[str, Any]:
+        shown = dict(preview)
         try:
             if isinstance(shown.get("expense"), str):
                 shown["expense"] = (await self._expense_named(context, shown["expense"])).name
@@ -365,9 +376,9 @@ class HouseholdService:
         return shown
 
     async def _expense_named(self, context: ChatContext, name: str) -> RecurringExpense:
-        """The expense that answers to `name`. Expenses and their aliases are only ever added
-        (no verb renames or removes one), so an expense found in the budget loaded earlier in
-        this update is the one a fresh load would find: only a miss loads the budget again."""
+        """The expense that answers to `name`, from the budget loaded earlier in this update when it
+        is there (a rename or an archive confirmed within the same update is the rare miss: the
+        preview then shows the words as given); only a miss loads the budget again."""
         if context.names is not None:
             with contextlib.suppress(DomainError):
                 return context.names.find_by_name(name)
@@ -452,8 +463,8 @@ class HouseholdService:
                 return refusal
             tool = context.tool("budgetStatus")
             assert isinstance(tool, BudgetTool)
-            status = await tool.budget_status(period=str(period))
-        return rendering.budget_summary(status)
+            report = await tool.report(period)
+        return rendering.budget_report_text(report)
 
     async def goals(self, chat_id: int) -> str:
         async with self.storage.reading_together():
@@ -462,7 +473,7 @@ class HouseholdService:
                 return rendering.not_started_text()
             goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = self.today()
-        return rendering.goals_summary([self._goal_report(g, today) for g in goals])
+        return rendering.goals_summary([self._goal_report(g, today) for g in goals if not g.archived])
 
     def _goal_report(self, goal: Goal, today: Any) -> dict[str, Any]:
         """A goal's report with the rates its conversions used; a goal that cannot be reported
@@ -483,6 +494,73 @@ class HouseholdService:
             if context is None:
                 return []
             return [await self._preview(context, op) for op in await context.operations.pending()]
+
+    # -- history, undo, export (contract §8) ---------------------------------------------------
+
+    async def statement(self, chat_id: int, period: Period | None) -> str:
+        """/extrato [AAAA-MM]: the month's ledger entries, newest first."""
+        context = await self._context(chat_id)
+        if context is None:
+            return rendering.not_started_text()
+        period = period or Period.of(self.today())
+        entries = await self.storage.ledger.month(context.link.household_id, period,
+                                                  limit=history.STATEMENT_LINES + 1)
+        return history.statement_text(period, entries, self.timezone)
+
+    async def export(self, chat_id: int, period: Period | None, out: BinaryIO) -> str | None:
+        """/exportar [AAAA-MM]: writes the CSV to `out` and returns its file name (None when the
+        chat is no household). Streamed: memory stays flat however many entries there are."""
+        context = await self._context(chat_id)
+        if context is None:
+            return None
+        await history.write_csv(self.storage.ledger.stream(context.link.household_id, period), out,
+                                self.timezone)
+        return history.export_file_name(period)
+
+    async def undo_last(self, chat_id: int, speaker: Speaker, *, operation_id: str) -> list[Outcome]:
+        """/desfazer: proposes undoing the household's last confirmed operation not yet undone."""
+        context = await self._context(chat_id)
+        if context is None:
+            return [Reply(rendering.not_started_text())]
+        if await self._member_of(context, speaker.user_id) is None:
+            return [Reply(rendering.join_hint_text())]
+        latest = await context.operations.last_undoable(besides=(JOIN, ERASE))
+        if latest is None:
+            return [Reply(history.nothing_to_undo_text())]
+        outcome = await self._undo_preview(context, latest, operation_id)
+        return [outcome] if outcome is not None else []
+
+    async def _propose_undo(self, context: ChatContext, operation: Operation) -> PressResult:
+        """↩️ Desfazer on a confirmed message: an undo preview, once per confirmed operation
+        (a second press, or a redelivered one, finds the same undo operation)."""
+        if operation.status is not OperationStatus.CONFIRMED or operation.tool == UNDO_TOOL:
+            return PressResult(rendering.unknown_operation_alert(), alert=True)
+        if operation.undone_by is not None:
+            return PressResult(history.already_undone_alert(), alert=True)
+        outcome = await self._undo_preview(context, operation, f"undo-{operation.key}")
+        if isinstance(outcome, Preview):
+            return PressResult(history.undo_proposed_answer(), post=outcome)
+        if isinstance(outcome, Reply):
+            return PressResult(outcome.text[:190], alert=True)
+        return PressResult(history.undo_already_proposed_alert(), alert=True)
+
+    async def _undo_preview(self, context: ChatContext, target: Operation,
+                            operation_id: str) -> Preview | Reply | None:
+        earlier = await context.operations.get(operation_id)
+        if earlier is not None:
+            # Proposed already: post it again only if it never reached the chat and is pending.
+            if earlier.message_id is None and earlier.status is OperationStatus.PENDING:
+                return await self._preview(context, earlier)
+            return None
+        tool = context.tool(UNDO_TOOL)
+        assert isinstance(tool, WriteTool)
+        try:
+            receipt = await tool.run(tool.parse({"target": target.operation_id, "operationId": operation_id}))
+        except DomainError as error:
+            return Reply(rendering.error_text(error))
+        operation = await context.operations.get(receipt.operation_id)
+        assert operation is not None
+        return await self._preview(context, operation)
 
     # -- buttons -----------------------------------------------------------------------------
 
@@ -513,7 +591,7 @@ class HouseholdService:
         """A Confirmar/Cancelar press. Callback data is hostile until it names a pending operation
         of this very chat, and only a member of this chat's household may press."""
         action, _, key = (data or "").partition(CALLBACK_SEPARATOR)
-        if action not in (CONFIRM, CANCEL) or not KEY_SHAPE.fullmatch(key):
+        if action not in (CONFIRM, CANCEL, UNDO) or not KEY_SHAPE.fullmatch(key):
             log.warning("refused malformed callback data in chat %s from user %s", chat_id, user_id)
             return PressResult(rendering.unknown_operation_alert(), alert=True)
         # The reads up to the confirmation's (or cancellation's) write share one transaction;
@@ -532,6 +610,8 @@ class HouseholdService:
                 return PressResult(rendering.unknown_operation_alert(), alert=True)
             if action == CANCEL:
                 return await self._cancel(context, operation, member)
+            if action == UNDO:
+                return await self._propose_undo(context, operation)
             return await self._confirm(context, operation, member)
 
     async def _press_by_non_member(self, context: ChatContext, user_id: int, action: str,
@@ -570,8 +650,12 @@ class HouseholdService:
         async with self.storage.reading_together():
             current = await context.operations.get(operation.operation_id) or operation
             edit = await self._final_edit(context, current)
+            undone = None
+            if receipt.persisted and current.tool == UNDO_TOOL:  # the undone message loses its button
+                target = await context.operations.get(str(current.preview.get("operation")))
+                undone = await self._final_edit(context, target) if target is not None else None
         answer = rendering.confirmed_answer() if receipt.persisted else rendering.already_confirmed_alert()
-        return PressResult(answer, edit=edit)
+        return PressResult(answer, edit=edit, undone=undone)
 
     async def _cancel(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
         current = await context.operations.cancel(operation.operation_id, cancelled_by=member.name)
@@ -588,6 +672,10 @@ class HouseholdService:
         tool, preview, by = operation.tool, await self._shown(context, operation), operation.decided_by
         if operation.status is OperationStatus.CONFIRMED:
             text = rendering.confirmed_text(tool, preview, by)
+            if operation.undone_by is not None:
+                text = f"{text}\n{history.undone_note()}"
+            elif tool != UNDO_TOOL:
+                return Edit(operation.message_id, text, undo_key=operation.key)
         elif operation.status is OperationStatus.CANCELLED:
             text = rendering.cancelled_text(tool, preview, by)
         elif operation.status is OperationStatus.EXPIRED:
@@ -623,7 +711,8 @@ class HouseholdService:
         return household_tools(
             budget_repo=self.storage.budgets, budget_id=link.budget_id, goal_repo=self.storage.goals,
             household=household, operations=operations, now=self.clock, timezone=self.timezone,
-            rates=self.rates, statement_imports=self.storage.statement_imports)
+            rates=self.rates, statement_imports=self.storage.statement_imports,
+            ledger=self.storage.ledger)
 
     async def _member_of(self, context: ChatContext, user_id: int) -> Member | None:
         """The user's member, only while they are in the household (a link outlives leaving)."""
@@ -652,6 +741,8 @@ def _safe(value: Any) -> Any:
         return safe_text(value)
     if isinstance(value, list):
         return [_safe(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _safe(item) for key, item in value.items()}
     return value
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from domain.errors import CurrencyMismatch, DuplicateName, InvalidArgument, InvalidMoney, UnknownExpense
 from domain.household import clean_name, new_id
+from domain.ledger import SpendLine
 from domain.money import Money, Period, currency_code
 from domain.text import fold
 
@@ -33,6 +34,10 @@ class RecurringExpense:
     # The months whose actuals were loaded; None means every month. A repository loads only the
     # months a use case touches, so a budget with years of history costs the same to change.
     loaded_periods: frozenset[Period] | None = None
+    id: str | None = None  # given by the repository; entries of the ledger name it
+    archived: bool = False  # out of the prompt and the summaries; its history stays
+    # Additions made since the last save, one ledger entry each (see domain.ledger).
+    lines: list[SpendLine] = field(default_factory=list)
     # The expected amount from each month on: the month it was registered, then each adjustment.
     # Empty for an expense registered before this was kept: `expected` in every month.
     expected_since: dict[Period, Money] = field(default_factory=dict)
@@ -62,16 +67,35 @@ class RecurringExpense:
         if new_actual.amount < 0:
             raise InvalidMoney(f"O gasto de {self.name} em {period} ficaria negativo ({new_actual}).")
         self.actuals[period] = new_actual
+        self.lines.append(SpendLine(period, amount))
         return new_actual
 
-    def record_spend(self, period: Period, amount: Money) -> Money:
-        """Replaces the month's actual with `amount`."""
+    def change_expected(self, new_expected: Money) -> None:
+        self._check(new_expected)
+        if new_expected.amount < 0:
+            raise InvalidMoney(f"Valor negativo: {new_expected}.")
+        self.expected = new_expected
+
+    def archive(self) -> None:
+        self.archived = True
+
+    def restore(self) -> None:
+        self.archived = False
+
+    def replace_actual(self, period: Period, amount: Money) -> Money:
+        """Sets the month's actual to `amount` (the ledger gets the difference as one entry)."""
         self._check(amount)
         self._require_loaded(period)
         if amount.amount < 0:
             raise InvalidMoney(f"Gasto negativo: {amount}.")
+        difference = amount - self.actual_for(period)
         self.actuals[period] = amount
+        if not difference.is_zero:
+            self.lines.append(SpendLine(period, difference))
         return amount
+
+    # The contract's name (§2), kept: it replaces the actual, unlike the tool recordSpend.
+    record_spend = replace_actual
 
     def _require_loaded(self, period: Period) -> None:
         if self.loaded_periods is not None and period not in self.loaded_periods:
@@ -121,10 +145,11 @@ class Budget:
             if key != own and key not in (fold(a) for a in unique_aliases):
                 unique_aliases.append(alias_name)
         for wanted in [cleaned, *unique_aliases]:
-            for expense in self.expenses:
+            for expense in self.active_expenses():
                 if expense.answers_to(wanted):
                     raise DuplicateName(wanted, f"a despesa {expense.name}")
         expense = RecurringExpense(
+            id=new_id(),
             name=cleaned,
             expected=expected,
             aliases=tuple(unique_aliases),
@@ -137,12 +162,37 @@ class Budget:
         return expense
 
     def find_by_name(self, name: str) -> RecurringExpense:
-        """By name or alias, ignoring case and accents."""
+        """By name or alias, ignoring case and accents; archived expenses answer to nothing."""
         if isinstance(name, str):
-            for expense in self.expenses:
+            for expense in self.active_expenses():
                 if expense.answers_to(name):
                     return expense
-        raise UnknownExpense(str(name), [e.name for e in self.expenses])
+        raise UnknownExpense(str(name), [e.name for e in self.active_expenses()])
+
+    def active_expenses(self) -> list[RecurringExpense]:
+        return [e for e in self.expenses if not e.archived]
+
+    def expense_by_id(self, expense_id: str) -> RecurringExpense:
+        for expense in self.expenses:
+            if expense.id == expense_id:
+                return expense
+        raise UnknownExpense(expense_id)
+
+    def rename(self, name: str, new_name: str) -> RecurringExpense:
+        """A new name for an expense; one another active expense answers to is refused."""
+        expense = self.find_by_name(name)
+        cleaned = clean_name(new_name, "Novo nome")
+        for other in self.active_expenses():
+            if other is not expense and other.answers_to(cleaned):
+                raise DuplicateName(cleaned, f"a despesa {other.name}")
+        expense.name = cleaned
+        return expense
+
+    def archive(self, name: str) -> RecurringExpense:
+        """Takes an expense out of the month's summaries; its history stays in the ledger."""
+        expense = self.find_by_name(name)
+        expense.archive()
+        return expense
 
     def adjust_amount(self, name: str, new_expected: Money, *,
                       effective: Period | None = None) -> RecurringExpense:
@@ -160,7 +210,7 @@ class Budget:
     def expected_total_for(self, period: Period) -> Money:
         """What the month expected: each expense that existed then, at its amount then."""
         total = Money.zero(self.currency)
-        for expense in self.expenses:
+        for expense in self.active_expenses():
             if expense.existed_in(period):
                 total = total + expense.expected_for(period)
         return total
@@ -173,15 +223,18 @@ class Budget:
             raise InvalidMoney(f"Renda negativa: {income}.")
         self.income = income
 
+    def clear_income(self) -> None:
+        self.income = None
+
     def expected_total(self) -> Money:
         total = Money.zero(self.currency)
-        for expense in self.expenses:
+        for expense in self.active_expenses():
             total = total + expense.expected
         return total
 
     def actual_total(self, period: Period) -> Money:
         total = Money.zero(self.currency)
-        for expense in self.expenses:
+        for expense in self.active_expenses():
             total = total + expense.actual_for(period)
         return total
 

@@ -192,6 +192,16 @@ class UnknownOperation(DomainError):
         self.operation_id = operation_id
 
 
+class AlreadyUndone(DomainError):
+    def __init__(self, operation_id: str) -> None:
+        super().__init__(f'A operação "{operation_id}" já foi desfeita; não dá para desfazer de novo.')
+        self.operation_id = operation_id
+
+
+class NotUndoable(DomainError):
+    """An operation that is not a confirmed change (pending, cancelled, an undo itself)."""
+
+
 class ConcurrentModification(DomainError):
     """A stale aggregate was saved over a newer one; the caller reloads and tries again."""
 

@@ -40,6 +40,7 @@ class Goal:
     # (None: `contributions` is the whole history). Keeps a contribution's cost flat over years.
     prior_savings: dict[str, Money] | None = None
     version: int = 0
+    archived: bool = False  # out of the prompt and /metas; its history stays
 
     @classmethod
     def create(
@@ -75,12 +76,29 @@ class Goal:
         self.contributions.append(contribution)
         return contribution
 
+    def reverse(self, contribution: Contribution) -> Contribution:
+        """Takes a contribution back (an undo): the ledger keeps both, the savings lose it."""
+        reversal = Contribution(paid_by=contribution.paid_by, amount=-contribution.amount,
+                                date=contribution.date)
+        self.contributions.append(reversal)
+        return reversal
+
+    def rename(self, new_name: str) -> None:
+        self.name = clean_name(new_name, "Novo nome")
+
+    def archive(self) -> None:
+        self.archived = True
+
+    def restore(self) -> None:
+        self.archived = False
+
     def saved_by_currency(self) -> dict[str, Money]:
         saved: dict[str, Money] = dict(self.prior_savings or {})
         for c in self.contributions:
             currency = c.amount.currency
             saved[currency] = saved[currency] + c.amount if currency in saved else c.amount
-        return saved
+        # A currency whose contributions were all undone is as if never saved in.
+        return {currency: money for currency, money in saved.items() if not money.is_zero}
 
     def saved_in_target_currency(self, rates: ExchangeRates = DEFAULT_RATES) -> Money:
         total = Money.zero(self.target.currency)

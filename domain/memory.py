@@ -15,8 +15,9 @@ from weakref import WeakKeyDictionary
 from domain.budget import Budget
 from domain.errors import ConcurrentModification, NotFound
 from domain.goals import Goal
-from domain.household import Household
-from domain.money import Period
+from domain.household import Household, new_id
+from domain.ledger import EntryKind, InMemoryLedger, LedgerEntry
+from domain.money import Money, Period
 
 
 class _Versioned(Protocol):
@@ -62,6 +63,21 @@ class _InMemory(Generic[A]):
 class InMemoryBudgetRepository(_InMemory[Budget]):
     kind = "Orçamento"
 
+    def __init__(self, ledger: InMemoryLedger | None = None) -> None:
+        super().__init__()
+        self.ledger = ledger
+
+    async def save(self, budget: Budget) -> None:
+        stored = self._items.get(budget.id)
+        for expense in budget.expenses:
+            expense.id = expense.id or new_id()
+        entries = _budget_entries(stored, budget)
+        await super().save(budget)
+        for expense in budget.expenses:
+            expense.lines = []
+        if self.ledger is not None:
+            self.ledger.add(entries)
+
     async def load(self, budget_id: str, *, periods: Iterable[Period] | None = None) -> Budget:
         budget = await super().load(budget_id)
         if periods is not None:
@@ -72,10 +88,11 @@ class InMemoryBudgetRepository(_InMemory[Budget]):
         return budget
 
     def _merged(self, stored: Budget | None, saved: Budget, original: Budget) -> Budget:
-        before = {e.name: e for e in stored.expenses} if stored is not None else {}
+        before = {e.id: e for e in stored.expenses} if stored is not None else {}
         for expense in saved.expenses:
+            expense.lines = []  # in the ledger now
             if expense.loaded_periods is not None:
-                kept = before[expense.name].actuals if expense.name in before else {}
+                kept = before[expense.id].actuals if expense.id in before else {}
                 expense.actuals = {**kept, **expense.actuals}
                 expense.loaded_periods = None
         return saved
@@ -88,8 +105,9 @@ class InMemoryHouseholdRepository(_InMemory[Household]):
 class InMemoryGoalRepository(_InMemory[Goal]):
     kind = "Meta"
 
-    def __init__(self) -> None:
+    def __init__(self, ledger: InMemoryLedger | None = None) -> None:
         super().__init__()
+        self.ledger = ledger
         # How many of a history-less goal's contributions are already stored, by object identity,
         # so saving the same object twice adds only the newer ones (as the SQL repository does).
         self._stored_count: WeakKeyDictionary[Goal, int] = WeakKeyDictionary()
@@ -109,6 +127,29 @@ class InMemoryGoalRepository(_InMemory[Goal]):
         ]
         return goals if history else [_without_history(g) for g in goals]
 
+    async def save(self, goal: Goal) -> None:
+        stored = self._items.get(goal.id)
+        if goal.prior_savings is not None:
+            new = goal.contributions[self._stored_count.get(goal, 0):]
+        else:
+            new = goal.contributions[len(stored.contributions) if stored is not None else 0:]
+        new = list(new)
+        await super().save(goal)
+        if self.ledger is None:
+            return
+        entries = [LedgerEntry(EntryKind.GOAL, goal.name, amount=goal.target, goal_id=goal.id,
+                               household_id=goal.household_id)] if stored is None else []
+        if stored is not None and stored.archived != goal.archived:
+            entries.append(LedgerEntry(EntryKind.ARCHIVED if goal.archived else EntryKind.RESTORED,
+                                       goal.name, goal_id=goal.id, household_id=goal.household_id))
+        if stored is not None and stored.name != goal.name:
+            entries.append(LedgerEntry(EntryKind.RENAMED, goal.name, goal_id=goal.id,
+                                       household_id=goal.household_id))
+        entries += [LedgerEntry(EntryKind.CONTRIBUTION, goal.name, amount=c.amount, goal_id=goal.id,
+                                on=c.date, paid_by=c.paid_by.name, paid_by_id=c.paid_by.id,
+                                household_id=goal.household_id) for c in new]
+        self.ledger.add(entries)
+
     def _merged(self, stored: Goal | None, saved: Goal, original: Goal) -> Goal:
         if saved.prior_savings is not None:
             earlier = stored.contributions if stored is not None else []
@@ -123,3 +164,34 @@ def _without_history(goal: Goal) -> Goal:
     goal.prior_savings = goal.saved_by_currency()
     goal.contributions = []
     return goal
+
+
+def _budget_entries(stored: Budget | None, budget: Budget) -> list[LedgerEntry]:
+    """The ledger entries a save of `budget` over `stored` makes (the SQL repository's, simpler:
+    only the spend lines verbs recorded, not differences set on the object by hand)."""
+    before = {e.id: e for e in stored.expenses} if stored is not None else {}
+    entries: list[LedgerEntry] = []
+    for expense in budget.expenses:
+
+        def entry(kind: EntryKind, amount: Money | None = None, period: Period | None = None,
+                  name: str = expense.name, expense_id: str | None = expense.id) -> LedgerEntry:
+            return LedgerEntry(kind, name, amount=amount, expense_id=expense_id, period=period,
+                               household_id=budget.household_id)
+
+        old = before.get(expense.id)
+        if old is None:
+            entries.append(entry(EntryKind.EXPENSE, expense.expected))
+        else:
+            if old.expected != expense.expected and old.expected.currency == expense.expected.currency:
+                entries.append(entry(EntryKind.EXPECTED, expense.expected - old.expected))
+            if old.name != expense.name:
+                entries.append(entry(EntryKind.RENAMED))
+            if old.archived != expense.archived:
+                entries.append(entry(EntryKind.ARCHIVED if expense.archived else EntryKind.RESTORED))
+        entries += [entry(EntryKind.SPEND, line.amount, line.period) for line in expense.lines]
+    old_income = stored.income if stored is not None else None
+    if budget.income != old_income and budget.income is not None:
+        change = budget.income - old_income if old_income is not None else budget.income
+        entries.append(LedgerEntry(EntryKind.INCOME, "Renda", amount=change,
+                                   household_id=budget.household_id))
+    return entries

@@ -13,7 +13,7 @@ import asyncio
 import hashlib
 import json
 import secrets
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Collection, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
@@ -23,11 +23,12 @@ from typing import Any, Protocol
 
 from domain.agent.clock import Clock, utc_now
 from domain.agent.receipts import ToolReceipt
-from domain.errors import OperationClosed, OperationConflict, PreviewNotShown, UnknownOperation
+from domain.errors import AlreadyUndone, OperationClosed, OperationConflict, PreviewNotShown, UnknownOperation
 from domain.text import fold
 
 DEFAULT_TTL = timedelta(hours=48)
 KEY_BYTES = 12  # 16 url-safe characters: unguessable, and short enough for callback data
+UNDO_TOOL = "undoOperation"  # an undo is an operation too, and is never undone itself
 
 
 class OperationStatus(StrEnum):
@@ -51,6 +52,7 @@ class Operation:
     decided_by: str | None = None
     decided_at: datetime | None = None
     message_id: int | None = None
+    undone_by: str | None = None  # the operation that undid this one
 
     def expired(self, now: datetime, ttl: timedelta) -> bool:
         return self.status is OperationStatus.PENDING and now - self.created_at > ttl
@@ -135,6 +137,16 @@ class OperationLog(Protocol):
         """Remembers the chat message that shows the operation's preview."""
         ...
 
+    async def mark_undone(self, operation_id: str, *, by: str) -> None:
+        """Records that `by` undid the confirmed operation, exactly once: raises AlreadyUndone if
+        another undo got there first. Inside a confirmation, it commits or rolls back with it."""
+        ...
+
+    async def last_undoable(self, *, besides: Collection[str] = ()) -> Operation | None:
+        """The latest confirmed operation not undone, an undo (and the tools named in `besides`,
+        which change no totals: joining the household, say) excluded."""
+        ...
+
     async def pending(self) -> list[Operation]:
         """The operations still waiting for a confirmation (not expired), oldest first."""
         ...
@@ -153,6 +165,7 @@ class InMemoryOperationLog:
         self.posted_only = posted_only
         self._operations: dict[str, Operation] = {}
         self._lock = asyncio.Lock()
+        self._confirmed: list[str] = []  # ids in the order they were confirmed
 
     async def get(self, operation_id: str) -> Operation | None:
         return self._operations.get(operation_id)
@@ -195,6 +208,7 @@ class InMemoryOperationLog:
                 self._operations[operation_id] = replace(
                     operation, status=OperationStatus.CONFIRMED, receipt=confirmation.receipt,
                     decided_by=confirmed_by, decided_at=now)
+                self._confirmed.append(operation_id)
 
     async def cancel(self, operation_id: str, *, cancelled_by: str | None = None) -> Operation:
         async with self._lock:
@@ -212,6 +226,22 @@ class InMemoryOperationLog:
             operation = self._operations.get(operation_id)
             if operation is not None:
                 self._operations[operation_id] = replace(operation, message_id=message_id)
+
+    async def mark_undone(self, operation_id: str, *, by: str) -> None:
+        # No lock: it runs inside `confirming`, which holds it, and nothing awaits in between.
+        operation = self._operations.get(operation_id)
+        if operation is None or operation.status is not OperationStatus.CONFIRMED:
+            raise UnknownOperation(operation_id)
+        if operation.undone_by is not None:
+            raise AlreadyUndone(operation_id)
+        self._operations[operation_id] = replace(operation, undone_by=by)
+
+    async def last_undoable(self, *, besides: Collection[str] = ()) -> Operation | None:
+        for operation_id in reversed(self._confirmed):
+            operation = self._operations[operation_id]
+            if operation.undone_by is None and operation.tool != UNDO_TOOL and operation.tool not in besides:
+                return operation
+        return None
 
     async def pending(self) -> list[Operation]:
         now = self._clock()

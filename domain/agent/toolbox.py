@@ -17,8 +17,11 @@ from domain.agent.tools import (
     Tool,
 )
 from domain.agent.tools.base import Reading
+from domain.agent.tools.housekeeping import ArchiveTool, RenameTool
 from domain.agent.tools.statements import ImportStatementTool
+from domain.agent.tools.undo import UndoOperationTool
 from domain.household import Household
+from domain.ledger import Ledger
 from domain.ports import BudgetRepository, GoalRepository
 from domain.rates import DEFAULT_RATES, ExchangeRates
 from domain.statements import StatementImports
@@ -35,11 +38,16 @@ def household_tools(
     timezone: str = DEFAULT_TIMEZONE,
     rates: ExchangeRates = DEFAULT_RATES,
     statement_imports: StatementImports | None = None,
+    ledger: Ledger | None = None,
 ) -> list[Tool]:
     """The six write tools (sharing `operations`) and the three read tools, in the order the
-    model is shown them; with `statement_imports`, also the statement import, which only the bot
-    proposes (the model is not shown it). Each reads what the model leaves out or writes loosely
-    the same way: the household's currency, today in its time zone (tools/base.py Reading)."""
+    model is shown them; with a `ledger` (the bot's), undoOperation, renameItem and archiveItem
+    too; with `statement_imports`, also the statement import, which only the bot proposes (the
+    model is not shown it)."""
+    undo: list[Tool] = [] if ledger is None else [
+        UndoOperationTool(ledger, budget_repo, budget_id, goal_repo, operations),
+        RenameTool(budget_repo, budget_id, goal_repo, household.id, operations),
+        ArchiveTool(budget_repo, budget_id, goal_repo, household.id, operations)]
     reading = Reading(currency=household.currency, now=now or utc_now, timezone=timezone)
     tools: list[Tool] = [
         RecordSpendTool(budget_repo, budget_id, operations),
@@ -48,6 +56,7 @@ def household_tools(
         SetIncomeTool(budget_repo, budget_id, operations),
         ContributeToGoalTool(goal_repo, household_id=household.id, operations=operations),
         CreateGoalTool(goal_repo, household, now, timezone=timezone, operations=operations, rates=rates),
+        *undo,
         BudgetTool(budget_repo, budget_id),
         GoalTool(goal_repo, household.id, now, timezone=timezone, rates=rates),
         FeasibilityTool(budget_repo, budget_id, goal_repo, household.id, now, timezone=timezone,
@@ -63,5 +72,6 @@ def build_schemas() -> None:
     """Builds every tool's schema once (pydantic's generation costs tens of ms), so a worker's
     first message does not: called on the warm-up thread at start-up."""
     for cls in (RecordSpendTool, RegisterExpenseTool, AdjustExpenseTool, SetIncomeTool,
-                ContributeToGoalTool, CreateGoalTool, BudgetTool, GoalTool, FeasibilityTool):
+                ContributeToGoalTool, CreateGoalTool, UndoOperationTool, RenameTool, ArchiveTool,
+                BudgetTool, GoalTool, FeasibilityTool):
         cls.__new__(cls).schema()

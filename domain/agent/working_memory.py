@@ -33,11 +33,13 @@ def working_memory(household: Household, budget: Budget | None, goals: Iterable[
             lines.append(f"Income: {_amount(budget.income, home)}")
         expenses = [
             f"{e.name}" + (f" ({'/'.join(e.aliases)})" if e.aliases else "") + f" {_amount(e.expected, home)}"
-            for e in budget.expenses
+            for e in budget.active_expenses()
         ]
         lines.append("Expenses (name (aliases) expected): " + ("; ".join(expenses) or "none"))
     described = []
     for g in goals:
+        if g.archived:
+            continue
         saved = "+".join(m.plain() for m in g.saved_by_currency().values()) or "0"
         deadline = f"by {g.deadline.isoformat()}" if g.deadline else "no deadline"
         described.append(f"{g.name}: {g.target.plain()} {deadline}, saved {saved}, "

@@ -1,4 +1,5 @@
-"""Budgets: the root row, expenses with aliases, and each month's actual, saved by difference."""
+"""Budgets: the root row and expenses with aliases, saved by difference; each month's actual is
+the sum of the expense's ledger entries, and every change a save makes is written there."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from domain.budget import Budget, RecurringExpense
 from domain.errors import NotFound
+from domain.ledger import EntryKind, SpendLine
 from domain.money import Money, Period
 from infra.db.aggregates import bump_version, insert_root, remember_saved
-from infra.db.engine import Database
-from infra.db.tables import actuals, budgets, expense_aliases, expenses
-from infra.db.upsert import insert_for
+from infra.db.engine import Database, UnitOfWork
+from infra.db.ledger import entry_row, insert_entries, monthly_actuals
+from infra.db.tables import budgets, expense_aliases, expenses
 from infra.db.values import money_from_minor, period_of
 
 KIND = "Orçamento"
@@ -41,13 +43,14 @@ class BudgetState:
     expenses: list[tuple[RecurringExpense, ExpenseState]] = field(default_factory=list)
     by_identity: bool = True  # False when rebuilt from the store: pair expenses by position
     periods: frozenset[Period] | None = None  # the actuals loaded; None means all of them
+    income: Money | None = None
 
 
 def _fields(expense: RecurringExpense, position: int) -> tuple[Any, ...]:
     # The position stays last: a budget rebuilt from the store pairs expenses by it.
     return (expense.name, expense.expected.to_minor_units(), expense.expected.currency,
             expense.category, expense.billing_day, expense.payment_method,
-            _history_text(expense), position)
+            _history_text(expense), expense.archived, position)
 
 
 def _history_text(expense: RecurringExpense) -> str | None:
@@ -65,15 +68,11 @@ def _history_of(text: str | None, currency: str) -> dict[Period, Money]:
 
 
 def _expense_row(budget_id: str, expense_id: str, fields: tuple[Any, ...]) -> dict[str, Any]:
-    name, expected, currency, category, billing_day, payment_method, history, position = fields
+    name, expected, currency, category, billing_day, payment_method, history, archived, position = fields
     return {"id": expense_id, "budget_id": budget_id, "name": name, "expected_minor": expected,
             "currency": currency, "category": category, "billing_day": billing_day,
-            "payment_method": payment_method, "expected_history": history, "position": position}
-
-
-def _actual_row(expense_id: str, period: Period, money: Money) -> dict[str, Any]:
-    return {"expense_id": expense_id, "period": str(period),
-            "amount_minor": money.to_minor_units(), "currency": money.currency}
+            "payment_method": payment_method, "expected_history": history, "archived": archived,
+            "position": position}
 
 
 def _root_values(budget: Budget) -> dict[str, Any]:
@@ -112,8 +111,8 @@ class SqlBudgetRepository:
                 await bump_version(connection, budgets, budget, _root_values(budget), KIND)
                 if before is None:  # not loaded through this database: diff against the store
                     _, stored = await _fetch(connection, budget.id, None, lock=False)
-                    before = BudgetState(stored.expenses, by_identity=False)
-            after = await _write_expenses(connection, budget, before)
+                    before = BudgetState(stored.expenses, by_identity=False, income=stored.income)
+            after = await _write_expenses(connection, unit, budget, before)
             remember_saved(self._db, unit, budget, after)
 
 
@@ -137,15 +136,8 @@ async def _fetch(connection: AsyncConnection, budget_id: str, periods: Iterable[
     ):
         aliases[expense_id].append(alias)
     wanted = None if periods is None else frozenset(periods)
-    by_expense: dict[str, dict[Period, Money]] = defaultdict(dict)
-    if wanted is None or wanted:  # no month asked for (the names, the income): none to read
-        actual_query = select(actuals.c.expense_id, actuals.c.period, actuals.c.amount_minor,
-                              actuals.c.currency).where(actuals.c.expense_id.in_(of_budget))
-        if wanted is not None:
-            actual_query = actual_query.where(actuals.c.period.in_(sorted(str(p) for p in wanted)))
-        for expense_id, period, units, currency in await connection.execute(actual_query):
-            by_expense[expense_id][period_of(period)] = money_from_minor(units, currency)
-
+    # No month asked for (the names, the income): none to read.
+    by_expense = await monthly_actuals(connection, [row.id for row in expense_rows], wanted)
     loaded: list[RecurringExpense] = []
     states: list[tuple[RecurringExpense, ExpenseState]] = []
     for row in expense_rows:
@@ -154,7 +146,7 @@ async def _fetch(connection: AsyncConnection, budget_id: str, periods: Iterable[
             name=row.name, expected=money_from_minor(row.expected_minor, row.currency),
             aliases=tuple(aliases.get(row.id, ())), category=row.category,
             billing_day=row.billing_day, payment_method=row.payment_method,
-            actuals=dict(month_actuals), loaded_periods=wanted,
+            actuals=dict(month_actuals), loaded_periods=wanted, id=row.id, archived=row.archived,
             expected_since=_history_of(row.expected_history, row.currency))
         loaded.append(expense)
         states.append((expense, ExpenseState(row.id, _fields(expense, row.position),
@@ -163,7 +155,7 @@ async def _fetch(connection: AsyncConnection, budget_id: str, periods: Iterable[
               if root.income_minor is not None else None)
     budget = Budget(id=root.id, currency=root.currency, household_id=root.household_id,
                     expenses=loaded, income=income, version=root.version)
-    return budget, BudgetState(states, by_identity=True, periods=wanted)
+    return budget, BudgetState(states, by_identity=True, periods=wanted, income=income)
 
 
 def _pair(budget: Budget, before: BudgetState) -> list[ExpenseState | None]:
@@ -171,29 +163,48 @@ def _pair(budget: Budget, before: BudgetState) -> list[ExpenseState | None]:
     if before.by_identity:
         by_object = {id(expense): state for expense, state in before.expenses}
         return [by_object.get(id(expense)) for expense in budget.expenses]
-    by_position = {state.fields[-1]: state for _, state in before.expenses}
+    by_position = {state.fields[-1]: state for _, state in before.expenses}  # fields end with position
     return [by_position.get(position) for position in range(len(budget.expenses))]
 
 
-async def _write_expenses(connection: AsyncConnection, budget: Budget,
+async def _write_expenses(connection: AsyncConnection, unit: UnitOfWork, budget: Budget,
                           before: BudgetState) -> BudgetState:
-    """Writes only the expenses, aliases and months that differ from `before`."""
+    """Writes only the expenses and aliases that differ from `before`, and every change, actuals
+    included, as ledger entries: one per spend line a verb made, one for any other difference."""
     new_expenses: list[dict[str, Any]] = []
     changed_expenses: list[dict[str, Any]] = []
     stale_aliases: list[str] = []
     new_aliases: list[dict[str, Any]] = []
-    upserted: list[dict[str, Any]] = []
-    removed: list[tuple[str, str]] = []
+    ledger: list[dict[str, Any]] = []
     states: list[tuple[RecurringExpense, ExpenseState]] = []
     periods = before.periods
+    household_id = budget.household_id
+
+    def entry(kind: EntryKind, expense: RecurringExpense, expense_id: str, amount: Money | None = None,
+              period: Period | None = None) -> None:
+        ledger.append(entry_row(kind, expense.name, household_id=household_id, amount=amount,
+                                budget_id=budget.id, expense_id=expense_id, period=period))
 
     for position, (expense, old) in enumerate(zip(budget.expenses, _pair(budget, before), strict=True)):
-        expense_id = old.id if old is not None else uuid.uuid4().hex
+        expense_id = old.id if old is not None else (expense.id or uuid.uuid4().hex)
+        if expense.id != expense_id:
+            expense.id = expense_id
         fields = _fields(expense, position)
         if old is None:
             new_expenses.append(_expense_row(budget.id, expense_id, fields))
+            entry(EntryKind.EXPENSE, expense, expense_id, expense.expected)
         elif fields != old.fields:
             changed_expenses.append(_expense_row(budget.id, expense_id, fields))
+            old_name, old_minor, old_currency, *_, old_archived, _ = old.fields
+            if (old_minor, old_currency) != (fields[1], fields[2]):
+                old_expected = money_from_minor(old_minor, old_currency)
+                change = (expense.expected - old_expected if old_currency == fields[2]
+                          else expense.expected)
+                entry(EntryKind.EXPECTED, expense, expense_id, change)
+            if old_name != expense.name:
+                entry(EntryKind.RENAMED, expense, expense_id)
+            if old_archived != expense.archived:
+                entry(EntryKind.ARCHIVED if expense.archived else EntryKind.RESTORED, expense, expense_id)
         if old is None or expense.aliases != old.aliases:
             if old is not None:
                 stale_aliases.append(expense_id)
@@ -205,27 +216,28 @@ async def _write_expenses(connection: AsyncConnection, budget: Budget,
         window = expense.loaded_periods
         if window is None and old is not None:
             window = periods
-        if expense.actuals == old_actuals:  # C-level and identity-first: cheap on a long history
+        if expense.actuals == old_actuals and not expense.lines:  # C-level, identity-first
             kept = old_actuals
         else:
-            for period, money in expense.actuals.items():
-                previous = old_actuals.get(period)
-                if previous is not money and previous != money:
-                    upserted.append(_actual_row(expense_id, period, money))
-                    if window is not None and old is not None and period not in window:
-                        raise ValueError(f"month {period} of {expense.name} was not loaded; "
-                                         "load the budget with it before changing it")
-            # A month missing from a partial load was not deleted: it was never loaded.
-            removed += [(expense_id, str(p)) for p in old_actuals
-                        if p not in expense.actuals and (window is None or p in window)]
+            for amount, period in _spend_changes(expense, old_actuals,
+                                                 window if old is not None else None):
+                entry(EntryKind.SPEND, expense, expense_id, amount, period)
             kept = dict(expense.actuals)
+            _forget_lines(unit, expense)
         states.append((expense, ExpenseState(expense_id, fields, expense.aliases, kept)))
+
+    if budget.income != before.income and (budget.income is not None or before.income is not None):
+        currency = (budget.income or before.income or Money.zero(budget.currency)).currency
+        new = budget.income or Money.zero(currency)
+        old_income = before.income if before.income is not None and before.income.currency == currency \
+            else Money.zero(currency)
+        ledger.append(entry_row(EntryKind.INCOME, "Renda", household_id=household_id,
+                                amount=new - old_income, budget_id=budget.id))
 
     still_there = {state.id for _, state in states}
     gone = [state.id for _, state in before.expenses if state.id not in still_there]
 
-    if gone:
-        await connection.execute(delete(actuals).where(actuals.c.expense_id.in_(gone)))
+    if gone:  # their ledger entries stay: the history of what was spent
         await connection.execute(delete(expense_aliases).where(expense_aliases.c.expense_id.in_(gone)))
         await connection.execute(delete(expenses).where(expenses.c.id.in_(gone)))
     if new_expenses:
@@ -237,15 +249,46 @@ async def _write_expenses(connection: AsyncConnection, budget: Budget,
             delete(expense_aliases).where(expense_aliases.c.expense_id.in_(stale_aliases)))
     if new_aliases:
         await connection.execute(expense_aliases.insert(), new_aliases)
-    for expense_id, month in removed:
-        await connection.execute(
-            delete(actuals).where(actuals.c.expense_id == expense_id, actuals.c.period == month))
-    if upserted:
-        statement = insert_for(connection.dialect.name, actuals)
-        await connection.execute(
-            statement.on_conflict_do_update(
-                index_elements=[actuals.c.expense_id, actuals.c.period],
-                set_={"amount_minor": statement.excluded.amount_minor,
-                      "currency": statement.excluded.currency}),
-            upserted)
-    return BudgetState(states, by_identity=True, periods=periods)
+    await insert_entries(connection, ledger)
+    return BudgetState(states, by_identity=True, periods=periods, income=budget.income)
+
+
+def _spend_changes(expense: RecurringExpense, old_actuals: dict[Period, Money],
+                   window: frozenset[Period] | None) -> list[tuple[Money, Period]]:
+    """The spend entries that take `old_actuals` to `expense.actuals`: each line a verb recorded,
+    then, per month, whatever difference the lines do not explain (a month set or removed
+    directly on the object)."""
+    changes: list[tuple[Money, Period]] = []
+    explained: dict[Period, Money] = {}
+    for line in expense.lines:
+        changes.append((line.amount, line.period))
+        explained[line.period] = explained[line.period] + line.amount if line.period in explained \
+            else line.amount
+    months = set(expense.actuals) | {p for p in old_actuals if window is None or p in window}
+    for period in sorted(months):
+        new = expense.actuals.get(period)
+        previous = old_actuals.get(period)
+        if new is None and previous is None:
+            continue
+        currency = (new or previous).currency  # type: ignore[union-attr]
+        difference = (new or Money.zero(currency)) - (previous or Money.zero(currency)) \
+            if previous is None or new is None or previous.currency == new.currency else None
+        if difference is None:  # the month changed currency: take the old one out, put the new in
+            assert previous is not None and new is not None
+            changes += [(-previous, period), (new, period)]
+            continue
+        rest = difference - explained[period] if period in explained else difference
+        if rest.is_zero:
+            continue
+        if window is not None and period not in window:
+            raise ValueError(f"month {period} of {expense.name} was not loaded; "
+                             "load the budget with it before changing it")
+        changes.append((rest, period))
+    return changes
+
+
+def _forget_lines(unit: UnitOfWork, expense: RecurringExpense) -> None:
+    """The lines are in the ledger now; back on the object if the transaction rolls back."""
+    lines: list[SpendLine] = expense.lines
+    expense.lines = []
+    unit.on_rollback(lambda: setattr(expense, "lines", lines))

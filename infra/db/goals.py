@@ -1,8 +1,9 @@
-"""Goals: the root row, its members, contributions appended by position, and their totals.
+"""Goals: the root row and its members; its contributions are ledger entries.
 
-A goal loads with its whole history, or without it (`history=False`): then its members and the
-running totals in goal_savings, one row per currency, whatever the number of contributions.
-Every save adds the contributions it appends to those totals in the same transaction.
+A goal loads with its whole history (its contribution entries, oldest first), or without it
+(`history=False`): then its members and its savings, one SUM per currency over an index on
+(goal_id, kind, currency, amount), whatever the number of contributions. Every save writes the
+contributions it appends as entries in the same transaction.
 """
 
 from __future__ import annotations
@@ -13,17 +14,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, delete, select
+from sqlalchemy import ColumnElement, delete, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from domain.errors import ConcurrentModification, NotFound
 from domain.goals import Contribution, Goal
 from domain.household import Member
+from domain.ledger import EntryKind
 from domain.money import Money
 from infra.db.aggregates import appended_since, bump_version, insert_root, remember_saved
 from infra.db.engine import Database
-from infra.db.tables import contributions, goal_members, goal_savings, goals
-from infra.db.upsert import insert_for
+from infra.db.ledger import entry_row, goal_savings, insert_entries
+from infra.db.tables import goal_members, goals
+from infra.db.tables import ledger_entries as entries
 from infra.db.values import money_from_minor
 
 KIND = "Meta"
@@ -35,29 +38,30 @@ class GoalState:
     """What the store holds for a goal: its members, and its contributions.
 
     `whole` is False for a goal loaded without its history: `contributions` then holds only
-    those saved since the load, and the earlier ones stay in the store, summed in goal_savings.
+    those saved since the load, and the earlier ones stay in the ledger, summed on load.
     """
 
     members: tuple[tuple[str, str], ...]
     contributions: tuple[Contribution, ...]
     whole: bool = True
+    name: str | None = None  # None: not stored yet
+    archived: bool = False
 
 
 def _root_values(goal: Goal) -> dict[str, Any]:
     return {"household_id": goal.household_id, "name": goal.name,
             "target_minor": goal.target.to_minor_units(), "target_currency": goal.target.currency,
-            "created_at": goal.created_at, "deadline": goal.deadline}
+            "created_at": goal.created_at, "deadline": goal.deadline, "archived": goal.archived}
 
 
 def _member_pairs(goal: Goal) -> tuple[tuple[str, str], ...]:
     return tuple((m.id, m.name) for m in goal.members)
 
 
-def _contribution_row(goal_id: str, position: int, contribution: Contribution) -> dict[str, Any]:
-    return {"goal_id": goal_id, "position": position, "member_id": contribution.paid_by.id,
-            "member_name": contribution.paid_by.name,
-            "amount_minor": contribution.amount.to_minor_units(),
-            "currency": contribution.amount.currency, "date": contribution.date}
+def _contribution_entry(goal: Goal, contribution: Contribution) -> dict[str, Any]:
+    return entry_row(EntryKind.CONTRIBUTION, goal.name, household_id=goal.household_id,
+                     amount=contribution.amount, goal_id=goal.id, day=contribution.date,
+                     paid_by_id=contribution.paid_by.id, paid_by=contribution.paid_by.name)
 
 
 class SqlGoalRepository:
@@ -103,7 +107,10 @@ class SqlGoalRepository:
             before: GoalState | None = self._db.snapshots.get(goal)
             if before is None and goal.version == 0:
                 await insert_root(connection, goals, {"id": goal.id, **_root_values(goal)}, KIND)
-                before = GoalState((), ())
+                await insert_entries(connection, [entry_row(
+                    EntryKind.GOAL, goal.name, household_id=goal.household_id, amount=goal.target,
+                    goal_id=goal.id)])
+                before = GoalState((), (), name=goal.name, archived=goal.archived)
             else:
                 await bump_version(connection, goals, goal, _root_values(goal), KIND)
                 if before is None:  # not loaded through this database: diff against the store
@@ -137,7 +144,8 @@ async def _stored_state(connection: AsyncConnection, goal: Goal) -> GoalState:
             amount = goal.contributions[count - 1].amount
             totals[amount.currency] = totals.get(amount.currency, 0) + amount.to_minor_units()
         if totals == wanted:
-            return GoalState(state.members, tuple(goal.contributions[:count]), whole=False)
+            return GoalState(state.members, tuple(goal.contributions[:count]), whole=False,
+                             name=state.name, archived=state.archived)
     raise ConcurrentModification(KIND, goal.id)  # its savings are not the store's: reload it
 
 
@@ -162,41 +170,34 @@ def _goal(root: Any, members: list[Member], paid: list[Contribution],
                 target=money_from_minor(root.target_minor, root.target_currency),
                 members=members, created_at=root.created_at, deadline=root.deadline,
                 contributions=paid, household_id=root.household_id, prior_savings=prior_savings,
-                version=root.version)
+                version=root.version, archived=root.archived)
 
 
 async def _assemble_without_history(connection: AsyncConnection, where: ColumnElement[bool] | None,
                                     *, lock: bool) -> list[tuple[Goal, GoalState]]:
-    """The goals matching `where`, oldest first, with their members and their savings totals and
-    no contribution: two queries for all of them (the roots joined with their totals, then the
-    members). `lock` takes the roots' rows for update, as a confirmation's load does."""
-    query: Select[Any] = (
-        select(goals, goal_savings.c.currency.label("saved_currency"),
-               goal_savings.c.amount_minor.label("saved_minor"))
-        .select_from(goals.outerjoin(goal_savings, goal_savings.c.goal_id == goals.c.id))
-        .order_by(*_OLDEST_FIRST, goal_savings.c.currency))
+    """The goals matching `where`, oldest first, with their members and their savings and no
+    contribution: three queries for all of them (the roots, their sums, their members). `lock`
+    takes the roots' rows for update, as a confirmation's load does."""
+    query = select(goals).order_by(*_OLDEST_FIRST)
     if where is not None:
         query = query.where(where)
     if lock:
-        query = query.with_for_update(of=goals)  # PostgreSQL refuses to lock an outer join's nullable side
-    roots: dict[str, Any] = {}
-    savings: dict[str, dict[str, Money]] = defaultdict(dict)
-    for row in await connection.execute(query):
-        roots.setdefault(row.id, row)
-        if row.saved_currency is not None:
-            savings[row.id][row.saved_currency] = money_from_minor(row.saved_minor, row.saved_currency)
+        query = query.with_for_update()
+    roots = {row.id: row for row in await connection.execute(query)}
     if not roots:
         return []
+    savings = await goal_savings(connection, list(roots))
     members_of = await _members_of(connection, list(roots))
     found = []
     for goal_id, root in roots.items():
         goal = _goal(root, members_of.get(goal_id, []), [], dict(savings.get(goal_id, {})))
-        found.append((goal, GoalState(_member_pairs(goal), (), whole=False)))
+        found.append((goal, GoalState(_member_pairs(goal), (), whole=False, name=goal.name,
+                                      archived=goal.archived)))
     return found
 
 
 async def _assemble(connection: AsyncConnection, roots: Sequence[Any]) -> list[tuple[Goal, GoalState]]:
-    """Goals for `roots`, with their members and contributions in two queries for all of them."""
+    """Goals for `roots`, with their members and contribution entries in two queries for all."""
     if not roots:
         return []
     ids = [root.id for root in roots]
@@ -207,21 +208,22 @@ async def _assemble(connection: AsyncConnection, roots: Sequence[Any]) -> list[t
     # Plain tuples, iterated as they come: on a long history, building objects dominates the load
     # (and the cyclic GC scanning them: holding every row at once makes that worse).
     for goal_id, member_id, name, units, currency, day in await connection.execute(
-        select(contributions.c.goal_id, contributions.c.member_id, contributions.c.member_name,
-               contributions.c.amount_minor, contributions.c.currency, contributions.c.date)
-        .where(contributions.c.goal_id.in_(ids))
-        .order_by(contributions.c.goal_id, contributions.c.position)
+        select(entries.c.goal_id, entries.c.paid_by_id, entries.c.paid_by,
+               entries.c.amount_minor, entries.c.currency, entries.c.day)
+        .where(entries.c.goal_id.in_(ids), entries.c.kind == EntryKind.CONTRIBUTION.value)
+        .order_by(entries.c.goal_id, entries.c.id)
     ):
         known = member_by_id.get(goal_id)
         if known is None:
             known = member_by_id[goal_id] = {m.id: m for m in members_of[goal_id]}
-        payer = known.get(member_id) or Member(member_id, name)
+        payer = known.get(member_id) or Member(member_id or "-", name or "-")
         paid_of[goal_id].append(Contribution(paid_by=payer, amount=money_from_minor(units, currency),
                                              date=day))
     found = []
     for root in roots:
         goal = _goal(root, members_of.get(root.id, []), list(paid_of.get(root.id, [])))
-        found.append((goal, GoalState(_member_pairs(goal), tuple(goal.contributions))))
+        found.append((goal, GoalState(_member_pairs(goal), tuple(goal.contributions),
+                                      name=goal.name, archived=goal.archived)))
     return found
 
 
@@ -233,47 +235,22 @@ async def _write_children(connection: AsyncConnection, goal: Goal, before: GoalS
             await connection.execute(goal_members.insert(), [
                 {"goal_id": goal.id, "position": i, "member_id": member_id, "member_name": name}
                 for i, (member_id, name) in enumerate(members)])
+    ledger: list[dict[str, Any]] = []
+    if before.name is not None and before.name != goal.name:
+        ledger.append(entry_row(EntryKind.RENAMED, goal.name, household_id=goal.household_id,
+                                goal_id=goal.id))
+    if before.name is not None and before.archived != goal.archived:
+        ledger.append(entry_row(EntryKind.ARCHIVED if goal.archived else EntryKind.RESTORED, goal.name,
+                                household_id=goal.household_id, goal_id=goal.id))
     start = appended_since(before.contributions, goal.contributions)
     if start is None:  # history rewritten (no domain verb does that): store it whole
         if not before.whole:
             raise ValueError(f"the goal {goal.name} was loaded without its history: "
                              "its contributions can only be added to")
-        await connection.execute(delete(contributions).where(contributions.c.goal_id == goal.id))
-        await connection.execute(delete(goal_savings).where(goal_savings.c.goal_id == goal.id))
+        await connection.execute(delete(entries).where(
+            entries.c.goal_id == goal.id, entries.c.kind == EntryKind.CONTRIBUTION.value))
         start = 0
-    added = goal.contributions[start:]
-    if added:
-        first = start if before.whole else await _next_position(connection, goal.id)
-        await connection.execute(contributions.insert(), [
-            _contribution_row(goal.id, first + i, c) for i, c in enumerate(added)])
-        await _add_to_savings(connection, goal.id, added)
-    return GoalState(members, tuple(goal.contributions), whole=before.whole)
-
-
-async def _next_position(connection: AsyncConnection, goal_id: str) -> int:
-    """After the last stored contribution: one seek down the (goal_id, position) primary key.
-
-    Safe against a concurrent saver: this runs after the version bump, which holds the goal's
-    row (PostgreSQL) or the write lock (SQLite) until commit; and (goal_id, position) is the key,
-    so two savers could never both land on one position anyway.
-    """
-    last = (await connection.execute(
-        select(contributions.c.position).where(contributions.c.goal_id == goal_id)
-        .order_by(contributions.c.position.desc()).limit(1)  # MAX(position), spelled as a seek
-    )).scalar_one_or_none()
-    return 0 if last is None else last + 1
-
-
-async def _add_to_savings(connection: AsyncConnection, goal_id: str, added: Sequence[Contribution]) -> None:
-    """Adds `added` to the goal's running totals: one upsert per currency, which increments."""
-    by_currency: dict[str, int] = {}
-    for contribution in added:
-        currency = contribution.amount.currency
-        by_currency[currency] = by_currency.get(currency, 0) + contribution.amount.to_minor_units()
-    statement = insert_for(connection.dialect.name, goal_savings)
-    await connection.execute(
-        statement.on_conflict_do_update(
-            index_elements=[goal_savings.c.goal_id, goal_savings.c.currency],
-            set_={"amount_minor": goal_savings.c.amount_minor + statement.excluded.amount_minor}),
-        [{"goal_id": goal_id, "currency": currency, "amount_minor": units}
-         for currency, units in sorted(by_currency.items())])
+    ledger += [_contribution_entry(goal, c) for c in goal.contributions[start:]]
+    await insert_entries(connection, ledger)
+    return GoalState(members, tuple(goal.contributions), whole=before.whole, name=goal.name,
+                     archived=goal.archived)

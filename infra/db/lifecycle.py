@@ -17,20 +17,18 @@ from sqlalchemy import ColumnElement, Table, delete, insert, select, update
 
 from infra.db.engine import Database
 from infra.db.tables import (
-    actuals,
     budgets,
     chat_members,
     chats,
-    contributions,
     conversations,
     departed_chats,
     expense_aliases,
     expenses,
     goal_members,
-    goal_savings,
     goals,
     group_sends,
     households,
+    ledger_entries,
     members,
     messages,
     operations,
@@ -92,15 +90,16 @@ def by_goal(column: Any) -> Where:
 # that comes after finds no operation and writes nothing. Children before their parents.
 ERASED: list[tuple[Table, Where]] = [
     (operations, by_scope(operations.c.scope)),
+    # An entry names its household, and its budget or goal (entries carried over by a migration
+    # may only name the latter).
+    (ledger_entries, lambda keys: by_household(ledger_entries.c.household_id)(keys)
+     | by_budget(ledger_entries.c.budget_id)(keys) | by_goal(ledger_entries.c.goal_id)(keys)),
     (messages, by_scope(messages.c.conversation_id)),
     (conversations, by_scope(conversations.c.id)),
-    (actuals, by_expense(actuals.c.expense_id)),
     (expense_aliases, by_expense(expense_aliases.c.expense_id)),
     (expenses, by_budget(expenses.c.budget_id)),
     (budgets, by_household(budgets.c.household_id)),
-    (contributions, by_goal(contributions.c.goal_id)),
     (goal_members, by_goal(goal_members.c.goal_id)),
-    (goal_savings, by_goal(goal_savings.c.goal_id)),
     (goals, by_household(goals.c.household_id)),
     (statement_imports, by_household(statement_imports.c.household_id)),
     (scheduled_sends, by_chat(scheduled_sends.c.chat_id)),

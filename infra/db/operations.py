@@ -6,7 +6,7 @@ button's key is only looked up inside the chat it was pressed in.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from domain.agent.clock import Clock, utc_now
 from domain.agent.operations import (
     DEFAULT_TTL,
+    UNDO_TOOL,
     Confirmation,
     Operation,
     OperationStatus,
@@ -25,9 +26,9 @@ from domain.agent.operations import (
     receipt_of_decided,
 )
 from domain.agent.receipts import ToolReceipt
-from domain.errors import OperationClosed, UnknownOperation
+from domain.errors import AlreadyUndone, OperationClosed, UnknownOperation
 from infra.db.engine import Database
-from infra.db.tables import operations
+from infra.db.tables import ledger_entries, operations
 from infra.db.upsert import insert_for
 from infra.db.values import dumps, loads
 
@@ -183,6 +184,34 @@ class SqlOperationLog:
                 .order_by(operations.c.created_at))).all()
         return [_operation(row) for row in rows]
 
+    async def mark_undone(self, operation_id: str, *, by: str) -> None:
+        """The same rule as a confirmation: one conditional UPDATE, and its row count decides."""
+        async with self._db.transaction() as unit:
+            claimed = await unit.connection.execute(
+                update(operations)
+                .where(self._this(operation_id), operations.c.status == OperationStatus.CONFIRMED.value,
+                       operations.c.undone_by.is_(None))
+                .values(undone_by=by))
+            if claimed.rowcount != 1:
+                if await self._read(unit.connection, operation_id) is None:
+                    raise UnknownOperation(operation_id)
+                raise AlreadyUndone(operation_id)
+
+    async def last_undoable(self, *, besides: Collection[str] = ()) -> Operation | None:
+        """The operation whose ledger entry is the chat's newest: entry ids are the order in which
+        confirmations committed (two confirmed in the same instant are still ordered)."""
+        async with self._db.reading() as connection:
+            row = (await connection.execute(
+                select(operations)
+                .join(ledger_entries, (ledger_entries.c.scope == operations.c.scope)
+                      & (ledger_entries.c.operation_id == operations.c.operation_id))
+                .where(operations.c.scope == self.scope,
+                       operations.c.status == OperationStatus.CONFIRMED.value,
+                       operations.c.undone_by.is_(None), operations.c.tool != UNDO_TOOL,
+                       operations.c.tool.not_in(list(besides)) if besides else true())
+                .order_by(ledger_entries.c.id.desc()).limit(1))).one_or_none()
+        return _operation(row) if row is not None else None
+
     async def _read(self, connection: AsyncConnection, operation_id: str) -> Operation | None:
         row = (await connection.execute(
             select(operations).where(self._this(operation_id)))).one_or_none()
@@ -204,4 +233,4 @@ def _operation(row: Any) -> Operation:
         operation_id=row.operation_id, tool=row.tool, arguments=loads(row.arguments),
         fingerprint=row.fingerprint, preview=loads(row.preview), status=OperationStatus(row.status),
         created_at=row.created_at, key=row.key, receipt=receipt, decided_by=row.decided_by,
-        decided_at=row.decided_at, message_id=row.message_id)
+        decided_at=row.decided_at, message_id=row.message_id, undone_by=row.undone_by)

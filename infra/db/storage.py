@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from domain.agent.clock import Clock, utc_now
 from domain.agent.conversation import ConversationStore
 from domain.agent.operations import DEFAULT_TTL
+from domain.ledger import Ledger
 from domain.ports import BudgetRepository, GoalRepository, HouseholdRepository
 from infra.db.budgets import SqlBudgetRepository
 from infra.db.chats import ChatDirectory
@@ -15,6 +16,7 @@ from infra.db.conversations import SqlConversationStore
 from infra.db.engine import Database
 from infra.db.goals import SqlGoalRepository
 from infra.db.households import SqlHouseholdRepository
+from infra.db.ledger import SqlLedger
 from infra.db.lifecycle import erase_household, is_departed, mark_departed, migrate_chat
 from infra.db.operations import SqlOperationLog
 from infra.db.statement_imports import SqlStatementImports
@@ -32,6 +34,7 @@ class SqlStorage:
         self.conversations: ConversationStore = SqlConversationStore(database)
         self.directory = ChatDirectory(database)
         self.statement_imports = SqlStatementImports(database, clock=clock)
+        self.ledger: Ledger = SqlLedger(database)
 
     def operations(self, scope: str) -> SqlOperationLog:
         """The operation log of one chat: operation ids and button keys are unique within it."""

@@ -21,6 +21,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 from infra.db.values import UtcDateTime
@@ -83,6 +84,7 @@ expenses = Table(
     # The expected amount from each month on, JSON {"2026-06": 150000, ...} in minor units of
     # `currency` (migration 0018b): NULL for an expense registered before it was kept.
     Column("expected_history", Text, nullable=True),
+    Column("archived", Boolean, nullable=False, server_default=false()),
 )
 
 expense_aliases = Table(
@@ -90,14 +92,6 @@ expense_aliases = Table(
     _parent("expense_id", "expenses.id"),
     Column("position", Integer, primary_key=True),
     Column("alias", String(NAME), nullable=False),
-)
-
-actuals = Table(
-    "actuals", metadata,
-    _parent("expense_id", "expenses.id"),
-    Column("period", String(7), primary_key=True),  # "2026-06": sorts as it reads
-    Column("amount_minor", BigInteger, nullable=False),
-    Column("currency", String(CURRENCY), nullable=False),
 )
 
 goals = Table(
@@ -110,6 +104,7 @@ goals = Table(
     Column("created_at", Date, nullable=False),
     Column("deadline", Date, nullable=True),
     Column("version", Integer, nullable=False),
+    Column("archived", Boolean, nullable=False, server_default=false()),
 )
 
 goal_members = Table(
@@ -120,27 +115,35 @@ goal_members = Table(
     Column("member_name", String(NAME), nullable=False),
 )
 
-# Keyed by (goal, position): contributions are only ever appended, and two savers racing for
-# the same position cannot both land.
-contributions = Table(
-    "contributions", metadata,
-    _parent("goal_id", "goals.id"),
-    Column("position", Integer, primary_key=True),
-    Column("member_id", String(ID), nullable=False),
-    Column("member_name", String(NAME), nullable=False),
-    Column("amount_minor", BigInteger, nullable=False),
-    Column("currency", String(CURRENCY), nullable=False),
-    Column("date", Date, nullable=False),
-)
-
-# What a goal's contributions add up to, per currency. Every save that appends contributions
-# adds them here in the same transaction, so a goal's savings load in one row per currency
-# however long its history (migration 0003 backfilled it from the contributions).
-goal_savings = Table(
-    "goal_savings", metadata,
-    _parent("goal_id", "goals.id"),
-    Column("currency", String(CURRENCY), primary_key=True),
-    Column("amount_minor", BigInteger, nullable=False),
+# The ledger (migration 0014): every confirmed change, one row each, never updated. An expense's
+# actual for a month and a goal's savings are SUMs over it; the indexes make those sums seeks
+# over the rows of one expense and month, or of one goal, whatever the length of the history.
+ledger_entries = Table(
+    "ledger_entries", metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True),
+    Column("household_id", String(ID), nullable=True),
+    Column("scope", String(NAME), nullable=True),  # the chat whose operation log holds the operation
+    Column("operation_id", String(128), nullable=True),  # None: carried over, or saved outside one
+    Column("tool", String(64), nullable=True),
+    Column("kind", String(16), nullable=False),
+    Column("budget_id", String(ID), nullable=True),
+    Column("expense_id", String(ID), nullable=True),
+    Column("goal_id", String(ID), nullable=True),
+    Column("subject", String(NAME), nullable=False),
+    Column("amount_minor", BigInteger, nullable=True),
+    Column("currency", String(CURRENCY), nullable=True),
+    Column("period", String(7), nullable=True),
+    Column("day", Date, nullable=True),  # a contribution's date
+    Column("paid_by_id", String(ID), nullable=True),
+    Column("paid_by", String(NAME), nullable=True),
+    Column("confirmed_by", String(NAME), nullable=True),
+    Column("undoes", String(128), nullable=True),
+    Column("created_at", UtcDateTime, nullable=False),
+    Index(None, "expense_id", "period", "currency", "amount_minor"),
+    Index(None, "budget_id", "period"),
+    Index(None, "goal_id", "kind", "currency", "amount_minor"),
+    Index(None, "household_id", "id"),
+    Index(None, "scope", "operation_id"),
 )
 
 operations = Table(
@@ -159,6 +162,8 @@ operations = Table(
     Column("decided_by", String(NAME), nullable=True),
     Column("message_id", BigInteger, nullable=True),
     Column("key", String(32), nullable=False, unique=True),
+    # The undo that reversed this operation (migration 0014): set once, by a conditional UPDATE.
+    Column("undone_by", String(128), nullable=True),
     CheckConstraint("status IN ('pending', 'confirmed', 'cancelled', 'expired')", name="status"),
 )
 

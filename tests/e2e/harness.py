@@ -591,9 +591,18 @@ def answer_text(answer: Call) -> str:
 
 
 def without_keyboard(edit: Call) -> bool:
-    """An edit that leaves no buttons (no reply_markup, or an empty keyboard)."""
+    """An edit that leaves no Confirmar/Cancelar: no buttons at all, or (a confirmed one, contract
+    §8) only ↩️ Desfazer."""
     markup = edit.params.get("reply_markup")
-    return not markup or markup == {"inline_keyboard": []}
+    return not markup or markup == {"inline_keyboard": []} or undo_data(edit) is not None
+
+
+def undo_data(edit: Call) -> str | None:
+    """The callback data of an edit's one button when that button is ↩️ Desfazer."""
+    buttons = keyboard_of(edit)
+    if len(buttons) == 1 and buttons[0].get("text") == "↩️ Desfazer":
+        return str(buttons[0]["callback_data"])
+    return None
 
 
 # --------------------------------------------------------------------------- fixtures

@@ -92,7 +92,8 @@ def test_members_talk_to_the_agent_confirm_its_previews_by_button_and_by_text_an
     assert without_keyboard(edit)
     assert edit.params["text"].startswith("✅ Gasto registrado por Ana")
     assert "R$ 37,90" in edit.params["text"]
-    assert "reply_markup" not in tg.message(CHAT, spend.message_id)
+    left = tg.message(CHAT, spend.message_id)["reply_markup"]["inline_keyboard"]
+    assert [[b["text"] for b in row] for row in left] == [["↩️ Desfazer"]]
     confirming = llm.requests[-2]
     assert user_messages(confirming)[-1] == "[Ana] confirma"
 

@@ -37,7 +37,8 @@ def test_a_couple_runs_the_month_and_a_goal_with_commands_alone_when_no_model_is
     assert without_keyboard(edit), edit.params
     assert "Despesa cadastrada por Bruno" in edit.params["text"]
     assert "R$ 1.500,00" in edit.params["text"]
-    assert "reply_markup" not in tg.message(CHAT, expense.message_id), "the buttons are gone"
+    buttons = tg.message(CHAT, expense.message_id)["reply_markup"]["inline_keyboard"]
+    assert [[b["text"] for b in row] for row in buttons] == [["↩️ Desfazer"]], "only ↩️ Desfazer is left"
 
     # A spend with cents, written the Brazilian way.
     spend = casa.propose(BRUNO, "/gasto 37,90 mercado")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from bot.service import HouseholdService, Outcome, Preview
+from bot.service import HouseholdService, Outcome, PressResult, Preview
 
 _message_ids = itertools.count(10_001)
 
@@ -33,3 +33,13 @@ class PostingService(HouseholdService):
 
     async def erase(self, chat_id: int, *args: Any, **kwargs: Any) -> list[Outcome]:
         return await self._posted(chat_id, await super().erase(chat_id, *args, **kwargs))
+
+    async def undo_last(self, chat_id: int, *args: Any, **kwargs: Any) -> list[Outcome]:
+        return await self._posted(chat_id, await super().undo_last(chat_id, *args, **kwargs))
+
+    async def press(self, chat_id: int, user_id: int, data: str | None) -> PressResult:
+        """A press whose answer is a new preview to post (↩️ Desfazer's undo) posts it too."""
+        result = await super().press(chat_id, user_id, data)
+        if result.post is not None:
+            await self._posted(chat_id, [result.post])
+        return result

@@ -18,6 +18,7 @@ from bot.ports import ChatLink
 from domain.agent.clock import Clock, utc_now
 from domain.agent.conversation import InMemoryConversationStore
 from domain.agent.operations import DEFAULT_TTL, InMemoryOperationLog
+from domain.ledger import InMemoryLedger
 from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository, InMemoryHouseholdRepository
 from domain.statements import InMemoryStatementImports
 
@@ -69,8 +70,9 @@ class InMemoryStorage:
         self.clock = clock
         self.ttl = ttl
         self.households = InMemoryHouseholdRepository()
-        self.budgets = InMemoryBudgetRepository()
-        self.goals = InMemoryGoalRepository()
+        self.ledger = InMemoryLedger(clock=clock)
+        self.budgets = InMemoryBudgetRepository(self.ledger)
+        self.goals = InMemoryGoalRepository(self.ledger)
         self.conversations = InMemoryConversationStore()
         self.directory = InMemoryChatDirectory()
         self.statement_imports = InMemoryStatementImports()

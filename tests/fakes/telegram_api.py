@@ -451,6 +451,7 @@ class FakeTelegramAPI:
         handlers: dict[str, Callable[[Params], Awaitable[Any]]] = {
             "getMe": self._get_me,
             "sendMessage": self._send_message,
+            "sendDocument": self._send_document,
             "editMessageText": self._edit_message_text,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
             "answerCallbackQuery": self._answer_callback_query,
@@ -881,6 +882,28 @@ class FakeTelegramAPI:
                                         "file_size": size}]}
             if caption is not None:
                 message["caption"] = caption
+            self._messages.setdefault(chat_id, {})[message_id] = message
+            return copy.deepcopy(message)
+
+    async def _send_document(self, params: Params) -> JSON:
+        """A document uploaded as a multipart file part (its bytes stay in the recorded call)."""
+        document = params.get("document")
+        if not isinstance(document, UploadedFile):
+            raise _ApiError(400, "Bad Request: there is no document in the request")
+        with self._lock:
+            chat = self._chat_for(params.get("chat_id"))
+            chat_id = chat["id"]
+            message_id = self._last_message_id.get(chat_id, 0) + 1
+            self._last_message_id[chat_id] = message_id
+            message: JSON = {
+                "message_id": message_id, "from": copy.deepcopy(self.bot), "chat": chat,
+                "date": int(time.time()),
+                "document": {"file_id": f"doc-{chat_id}-{message_id}", "file_unique_id": f"u{message_id}",
+                             "file_name": document.filename, "mime_type": document.content_type,
+                             "file_size": len(document.data)},
+            }
+            if params.get("caption"):
+                message["caption"] = params["caption"]
             self._messages.setdefault(chat_id, {})[message_id] = message
             return copy.deepcopy(message)
 

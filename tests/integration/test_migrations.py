@@ -13,8 +13,9 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
-from domain.money import Money
-from infra.db import DEFAULT_DATABASE_URL, SqlGoalRepository, database_url
+from domain.money import Money, Period
+from infra.db import DEFAULT_DATABASE_URL, SqlBudgetRepository, SqlGoalRepository, database_url
+from infra.db.ledger import SqlLedger
 from infra.db.migrate import alembic_config, context_options, upgrade, upgrade_database
 from infra.db.tables import metadata
 from tests.integration.conftest import Backend
@@ -70,15 +71,15 @@ async def test_migration_0003_sums_the_existing_contributions_into_goal_savings(
                      ("trip", 10, "BRL"), ("trip", 20, "BRL"), ("trip", 1, "EUR"),
                      ("reserve", 9_000_000_000_000, "BRL"), ("reserve", 1, "BRL")])])
 
-        await upgrade_database(database)
+        await upgrade_database(database, "0003")
 
         async with database.engine.connect() as connection:
             rows = (await connection.execute(text(
                 "SELECT goal_id, currency, amount_minor FROM goal_savings ORDER BY goal_id, currency"
             ))).all()
-            assert await connection.run_sync(drift) == []
         assert [tuple(row) for row in rows] == [
             ("reserve", "BRL", 9_000_000_000_001), ("trip", "BRL", 30), ("trip", "EUR", 1)]
+        await upgrade_database(database)  # and on to the ledger (0014), which keeps the totals
         light = await SqlGoalRepository(database).load("trip", history=False)
         assert light.saved_by_currency() == {"BRL": Money.of("0.30", "BRL"), "EUR": Money.of("0.01", "EUR")}
     finally:
@@ -117,3 +118,74 @@ def test_database_urls_from_hosting_platforms_use_the_async_drivers() -> None:
     assert database_url("postgresql://u@db/app") == "postgresql+asyncpg://u@db/app"
     assert database_url("postgresql+asyncpg://u@db/app") == "postgresql+asyncpg://u@db/app"
     assert database_url("sqlite:///tmp/x.db") == "sqlite+aiosqlite:///tmp/x.db"
+
+
+async def test_migration_0014_carries_every_total_over_to_the_ledger_exactly(
+        blank_backend: Backend) -> None:
+    database = blank_backend.open()
+    try:
+        await upgrade_database(database, "0005")
+        async with database.engine.begin() as connection:
+            await connection.execute(text(
+                "INSERT INTO budgets (id, household_id, currency, version) VALUES ('orc', 'casa-1', 'BRL', 3)"))
+            await connection.execute(text(
+                "INSERT INTO expenses (id, budget_id, name, expected_minor, currency, position) "
+                "VALUES (:id, 'orc', :name, 150000, 'BRL', :position)"),
+                [{"id": "e-mercado", "name": "Mercado", "position": 0},
+                 {"id": "e-luz", "name": "Luz", "position": 1}])
+            await connection.execute(text(
+                "INSERT INTO expense_aliases (expense_id, position, alias) VALUES ('e-mercado', 0, 'feira')"))
+            await connection.execute(text(
+                "INSERT INTO actuals (expense_id, period, amount_minor, currency) "
+                "VALUES (:expense, :period, :units, 'BRL')"),
+                [{"expense": "e-mercado", "period": "2026-05", "units": 123_456},
+                 {"expense": "e-mercado", "period": "2026-06", "units": 9_000_000_000_001},
+                 {"expense": "e-luz", "period": "2026-06", "units": 1},
+                 {"expense": "e-luz", "period": "2026-07", "units": 0}])
+            await connection.execute(text(
+                "INSERT INTO goals (id, household_id, name, target_minor, target_currency, created_at, "
+                "version) VALUES (:id, 'casa-1', :id, 600000, 'EUR', :day, 1)"),
+                [{"id": goal_id, "day": date(2026, 6, 1)} for goal_id in ("trip", "drifted")])
+            await connection.execute(text(
+                "INSERT INTO contributions (goal_id, position, member_id, member_name, amount_minor, "
+                "currency, date) VALUES (:goal, :position, :member, :name, :units, :currency, :day)"),
+                [{"goal": "trip", "position": 0, "member": "m-ana", "name": "Ana", "units": 50_000,
+                  "currency": "EUR", "day": date(2026, 6, 2)},
+                 {"goal": "trip", "position": 1, "member": "m-bruno", "name": "Bruno", "units": 1,
+                  "currency": "BRL", "day": date(2026, 6, 3)},
+                 {"goal": "drifted", "position": 0, "member": "m-ana", "name": "Ana", "units": 100,
+                  "currency": "EUR", "day": date(2026, 6, 4)}])
+            await connection.execute(text(
+                "INSERT INTO goal_savings (goal_id, currency, amount_minor) VALUES (:goal, :currency, :units)"),
+                [{"goal": "trip", "currency": "EUR", "units": 50_000},
+                 {"goal": "trip", "currency": "BRL", "units": 1},
+                 {"goal": "drifted", "currency": "EUR", "units": 350}])  # 250 more than its rows
+            await connection.execute(text(
+                "INSERT INTO goal_members (goal_id, position, member_id, member_name) "
+                "VALUES ('trip', 0, 'm-ana', 'Ana')"))
+
+        await upgrade_database(database)
+
+        async with database.engine.connect() as connection:
+            assert await connection.run_sync(drift) == []
+            tables = await connection.run_sync(table_names)
+        assert not {"actuals", "contributions", "goal_savings"} & tables
+        budget = await SqlBudgetRepository(database).load("orc")
+        mercado, luz = budget.expenses
+        assert mercado.actuals == {Period(2026, 5): Money.of("1234.56", "BRL"),
+                                   Period(2026, 6): Money.of("90000000000.01", "BRL")}
+        assert luz.actuals == {Period(2026, 6): Money.of("0.01", "BRL")}
+        assert (mercado.id, mercado.aliases, luz.archived, budget.version) == ("e-mercado", ("feira",), False, 3)
+        trip = await SqlGoalRepository(database).load("trip")
+        assert [(c.paid_by.name, c.amount, c.date) for c in trip.contributions] == [
+            ("Ana", Money.of("500", "EUR"), date(2026, 6, 2)),
+            ("Bruno", Money.of("0.01", "BRL"), date(2026, 6, 3))]
+        assert [m.name for m in trip.members] == ["Ana"]
+        drifted = await SqlGoalRepository(database).load("drifted", history=False)
+        assert drifted.saved_by_currency() == {"EUR": Money.of("3.50", "EUR")}
+        june = [e for e in await SqlLedger(database).month("casa-1", Period(2026, 6)) if e.period]
+        assert sorted((e.kind.value, e.subject, e.amount) for e in june) == [  # type: ignore[type-var]
+            ("opening", "Luz", Money.of("0.01", "BRL")),
+            ("opening", "Mercado", Money.of("90000000000.01", "BRL"))]
+    finally:
+        await database.dispose()

@@ -21,7 +21,7 @@ from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
 from infra.db import Database, SqlBudgetRepository, SqlGoalRepository, SqlOperationLog
-from infra.db.tables import contributions, goal_savings
+from infra.db.tables import ledger_entries as entries
 from tests.integration.confirm_worker import confirm_in_process
 from tests.integration.conftest import Backend
 
@@ -137,22 +137,16 @@ async def test_twelve_contributions_confirmed_at_once_on_one_goal_all_land(datab
     goal = await SqlGoalRepository(database).load(GOAL_ID)
     assert len(goal.contributions) == 12
     assert goal.saved_by_currency() == {"BRL": Money.of("0.78", "BRL")}
-    # The tool loads the goal without its history: each save appended after the last position
-    # and added its cents to the running total, with no update lost.
+    # The tool loads the goal without its history: each save appended one ledger entry, with
+    # no update lost.
     assert (await SqlGoalRepository(database).load(GOAL_ID, history=False)).saved_by_currency() == {
         "BRL": Money.of("0.78", "BRL")}
     async with database.reading() as connection:
-        assert list((await connection.execute(
-            select(contributions.c.position).where(contributions.c.goal_id == GOAL_ID)
-            .order_by(contributions.c.position))).scalars()) == list(range(12))
-        totals = (await connection.execute(
-            select(goal_savings.c.currency, goal_savings.c.amount_minor)
-            .where(goal_savings.c.goal_id == GOAL_ID))).all()
         summed = (await connection.execute(
-            select(contributions.c.currency, func.sum(contributions.c.amount_minor))
-            .where(contributions.c.goal_id == GOAL_ID).group_by(contributions.c.currency))).all()
-    assert [tuple(t) for t in totals] == [("BRL", 78)]
-    assert [(currency, int(total)) for currency, total in summed] == [("BRL", 78)]
+            select(entries.c.currency, func.sum(entries.c.amount_minor), func.count())
+            .where(entries.c.goal_id == GOAL_ID, entries.c.kind == "contribution")
+            .group_by(entries.c.currency))).all()
+    assert [(currency, int(total), count) for currency, total, count in summed] == [("BRL", 78, 12)]
 
 
 async def test_a_confirmation_that_meets_a_newer_save_reloads_and_both_changes_land(

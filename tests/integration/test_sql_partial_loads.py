@@ -16,7 +16,7 @@ from domain.goals import Goal
 from domain.household import Household, Member
 from domain.money import Money, Period
 from infra.db import Database, SqlBudgetRepository, SqlGoalRepository
-from infra.db.tables import contributions, goal_savings
+from infra.db.tables import ledger_entries as entries
 
 JUNE = Period(2026, 6)
 JULY = Period(2026, 7)
@@ -69,24 +69,20 @@ async def a_trip(database: Database, *amounts: Money) -> Goal:
     return trip
 
 
-async def stored_totals(database: Database) -> dict[tuple[str, str], int]:
+async def contribution_entries(database: Database, goal_id: str) -> list[int]:
+    """The goal's contribution entries' amounts, in the order they were written."""
     async with database.reading() as connection:
-        return {(goal_id, currency): amount for goal_id, currency, amount in await connection.execute(
-            select(goal_savings.c.goal_id, goal_savings.c.currency, goal_savings.c.amount_minor))}
+        return list((await connection.execute(
+            select(entries.c.amount_minor).where(entries.c.goal_id == goal_id,
+                                                 entries.c.kind == "contribution")
+            .order_by(entries.c.id))).scalars())
 
 
 async def summed_contributions(database: Database) -> dict[tuple[str, str], int]:
     async with database.reading() as connection:
         return {(goal_id, currency): int(amount) for goal_id, currency, amount in await connection.execute(
-            select(contributions.c.goal_id, contributions.c.currency, func.sum(contributions.c.amount_minor))
-            .group_by(contributions.c.goal_id, contributions.c.currency))}
-
-
-async def positions(database: Database, goal_id: str) -> list[int]:
-    async with database.reading() as connection:
-        return list((await connection.execute(
-            select(contributions.c.position).where(contributions.c.goal_id == goal_id)
-            .order_by(contributions.c.position))).scalars())
+            select(entries.c.goal_id, entries.c.currency, func.sum(entries.c.amount_minor))
+            .where(entries.c.kind == "contribution").group_by(entries.c.goal_id, entries.c.currency))}
 
 
 async def test_a_goal_loads_without_its_history_with_its_savings_to_the_cent(database: Database) -> None:
@@ -124,11 +120,8 @@ async def test_a_contribution_saved_after_a_load_without_history_keeps_the_earli
     await repo.save(light)
 
     log.close()
-    assert log.rows == 3  # the version bump, the contribution, the savings' increment
-    # No contribution is read: only the last position, by one seek down the primary key.
-    [last_position] = [s for s in log.selects if "FROM contributions" in s]
-    assert last_position.startswith("SELECT contributions.position FROM contributions WHERE")
-    assert "ORDER BY contributions.position DESC LIMIT" in last_position
+    assert log.rows == 2  # the version bump, the contribution's ledger entry
+    assert not [s for s in log.selects if "FROM ledger_entries" in s]  # no history is read
     light.contribute(light.members[0], eur("1.00"), date(2026, 7, 2))
     await repo.save(light)  # the same object again: only the newest is added
 
@@ -139,9 +132,8 @@ async def test_a_contribution_saved_after_a_load_without_history_keeps_the_earli
     assert whole.saved_by_currency() == {"BRL": brl("0.35"), "EUR": eur("1.00")}
     assert whole.saved_by_currency() == (await repo.load("meta-1", history=False)).saved_by_currency()
     assert light.saved_by_currency() == whole.saved_by_currency()
-    assert await positions(database, "meta-1") == [0, 1, 2, 3]
-    assert await stored_totals(database) == await summed_contributions(database) == {
-        ("meta-1", "BRL"): 35, ("meta-1", "EUR"): 100}
+    assert await contribution_entries(database, "meta-1") == [10, 20, 5, 100]
+    assert await summed_contributions(database) == {("meta-1", "BRL"): 35, ("meta-1", "EUR"): 100}
     assert whole.version == 3
 
 
@@ -157,7 +149,7 @@ async def test_the_totals_follow_every_kind_of_save(database: Database) -> None:
     reloaded = await repo.load("meta-1")
     assert [c.amount for c in reloaded.contributions] == [brl("2.02")]
     assert reloaded.saved_by_currency() == {"BRL": brl("2.02")}
-    assert await stored_totals(database) == await summed_contributions(database) == {("meta-1", "BRL"): 202}
+    assert await summed_contributions(database) == {("meta-1", "BRL"): 202}
 
 
 async def test_a_goal_loaded_without_history_cannot_have_its_history_rewritten(database: Database) -> None:
@@ -185,7 +177,7 @@ async def test_a_goal_loaded_without_history_elsewhere_is_appended_to_once(datab
 
     whole = await SqlGoalRepository(database).load("meta-1")
     assert [c.amount for c in whole.contributions] == [brl("0.10"), brl("0.20"), brl("0.40")]
-    assert await stored_totals(database) == {("meta-1", "BRL"): 70}
+    assert await summed_contributions(database) == {("meta-1", "BRL"): 70}
 
 
 async def test_a_goal_whose_savings_are_not_the_stores_is_refused_as_stale(database: Database) -> None:
@@ -197,10 +189,10 @@ async def test_a_goal_whose_savings_are_not_the_stores_is_refused_as_stale(datab
     with pytest.raises(ConcurrentModification):
         await SqlGoalRepository(Database(database.engine)).save(light)
 
-    assert await stored_totals(database) == {("meta-1", "BRL"): 10}
+    assert await summed_contributions(database) == {("meta-1", "BRL"): 10}
 
 
-async def test_goals_are_listed_without_history_in_two_queries_however_many(database: Database) -> None:
+async def test_goals_are_listed_without_history_in_three_queries_however_many(database: Database) -> None:
     repo = SqlGoalRepository(database)
     ana, _ = the_house()
     for n in range(6):
@@ -214,7 +206,7 @@ async def test_goals_are_listed_without_history_in_two_queries_however_many(data
     light = await repo.list("casa-1", history=False)
 
     log.close()
-    assert len(log.selects) == 2
+    assert len(log.selects) == 3  # the roots, their savings (SUMs over the ledger), their members
     whole = await repo.list("casa-1")
     assert [g.name for g in light] == [g.name for g in whole] == ["Meta 0", "Meta 1", "Meta 2", "Meta 4", "Meta 5"]
     assert [g.saved_by_currency() for g in light] == [g.saved_by_currency() for g in whole]
@@ -233,7 +225,7 @@ async def test_a_goal_listed_without_history_can_take_a_contribution(database: D
     await repo.save(listed)
 
     assert (await repo.load("meta-1")).saved_by_currency() == {"BRL": brl("0.30")}
-    assert await stored_totals(database) == await summed_contributions(database)
+    assert await summed_contributions(database) == {("meta-1", "BRL"): 30}
 
 
 async def market(database: Database) -> SqlBudgetRepository:

@@ -15,7 +15,7 @@ from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
 from infra.db import Database, SqlBudgetRepository, SqlGoalRepository, SqlHouseholdRepository
-from infra.db.tables import actuals, contributions
+from infra.db.tables import ledger_entries
 
 JUNE = Period(2026, 6)
 JULY = Period(2026, 7)
@@ -235,9 +235,10 @@ async def test_saving_one_spend_writes_the_same_few_rows_whatever_the_history(da
     await repo.save(loaded)
 
     log.close()
-    assert log.rows == 2  # the version bump, and the one month's actual
+    assert log.rows == 2  # the version bump, and the one month's ledger entry
     async with database.reading() as connection:
-        assert (await connection.execute(select(func.count()).select_from(actuals))).scalar_one() == 241
+        # 240 months, the expense's registration and the new spend
+        assert (await connection.execute(select(func.count()).select_from(ledger_entries))).scalar_one() == 242
 
 
 async def test_saving_one_contribution_inserts_only_that_contribution(database: Database) -> None:
@@ -255,11 +256,12 @@ async def test_saving_one_contribution_inserts_only_that_contribution(database: 
     await repo.save(loaded)
 
     log.close()
-    assert log.rows == 3  # the version bump, the contribution, and its currency's running total
+    assert log.rows == 2  # the version bump, and the contribution's ledger entry
     reloaded = await repo.load(goal.id)
     assert reloaded.saved_by_currency() == {"BRL": brl("502.00")}
     async with database.reading() as connection:
-        assert (await connection.execute(select(func.count()).select_from(contributions))).scalar_one() == 201
+        # 201 contributions and the goal's creation
+        assert (await connection.execute(select(func.count()).select_from(ledger_entries))).scalar_one() == 202
 
 
 async def test_a_budget_can_be_loaded_with_only_the_months_a_caller_needs(database: Database) -> None:

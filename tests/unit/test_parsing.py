@@ -11,6 +11,7 @@ from babel.numbers import format_currency, format_decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot import commands
 from bot.parsing import (
     COMMAND_USAGES,
     AdjustCommand,
@@ -367,6 +368,8 @@ def test_every_usage_example_is_itself_understood() -> None:
         "aporte": parse_aporte,
         "meta": parse_meta,
         "resumo": parse_resumo,
+        "renomear": lambda text: commands.renomear(text, date(2026, 6, 15), "BRL"),
+        "arquivar": lambda text: commands.arquivar(text, date(2026, 6, 15), "BRL"),
     }
     assert set(parsers) == set(COMMAND_USAGES)
     for command, usage in COMMAND_USAGES.items():

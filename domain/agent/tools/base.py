@@ -40,6 +40,7 @@ from domain.agent.operations import (
 )
 from domain.agent.receipts import ToolReceipt
 from domain.errors import ConcurrentModification, InvalidArgument, InvalidMoney
+from domain.ledger import Stamp, stamped
 from domain.money import Money, Period
 from domain.reading import read_amount, read_currency, read_date
 
@@ -311,8 +312,11 @@ class WriteTool(Tool[W]):
                 ) as confirmation:
                     if confirmation.earlier is not None:
                         return confirmation.earlier
-                    staged = await self._stage(args)
-                    await staged.commit()
+                    # Whatever the save changes becomes this operation's ledger entries, written
+                    # by the repositories in this very transaction (domain.ledger).
+                    with stamped(self._stamp(args, confirmed_by)):
+                        staged = await self._stage(args)
+                        await staged.commit()
                     receipt = ToolReceipt(args.operation_id, staged.preview,
                                           confirmed=True, persisted=True)
                     confirmation.record(receipt)
@@ -322,6 +326,10 @@ class WriteTool(Tool[W]):
                 if attempt == MAX_CONFLICT_RETRIES - 1:
                     raise
         raise AssertionError("unreachable")
+
+    def _stamp(self, args: W, confirmed_by: str | None) -> Stamp:
+        return Stamp(args.operation_id, self.name, confirmed_by=confirmed_by,
+                     scope=getattr(self.operations, "scope", None))
 
     def arguments_for(self, operation: Operation) -> W:
         """The stored arguments of a pending operation, ready to run again."""

@@ -10,6 +10,7 @@ from pydantic import BeforeValidator, Field
 from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today
 from domain.agent.operations import OperationLog
 from domain.agent.receipts import ToolReceipt
+from domain.agent.reports import BudgetReport, report_json
 from domain.agent.tools.base import (
     MoneyArg,
     ReadTool,
@@ -216,7 +217,7 @@ class BudgetStatusArgs(ToolArgs):
     period: str = Field(description="YYYY-MM")
 
 
-class BudgetTool(ReadTool[BudgetStatusArgs]):
+class BudgetStatusTool(ReadTool[BudgetStatusArgs]):
     name = "budgetStatus"
     description = "Expected and actual spending per expense for a month, with totals and income."
     args_model = BudgetStatusArgs
@@ -229,27 +230,19 @@ class BudgetTool(ReadTool[BudgetStatusArgs]):
         self.budget_id = budget_id
 
     @classmethod
-    def create(cls, *, budget_repo: BudgetRepository, budget_id: str) -> BudgetTool:
+    def create(cls, *, budget_repo: BudgetRepository, budget_id: str) -> BudgetStatusTool:
         return cls(budget_repo, budget_id)
 
     async def budget_status(self, *, period: str) -> dict[str, Any]:
         return await self.read(self.parse({"period": period}))
 
     async def read(self, args: BudgetStatusArgs) -> dict[str, Any]:
-        period = Period.parse(args.period)
-        budget = await self.budget_repo.load(self.budget_id, periods=[period])
-        # The month as it was: expenses registered later are left out (unless spent on then),
-        # and each at the expected amount it had in that month.
-        shown = [e for e in budget.expenses
-                 if e.existed_in(period) or not e.actual_for(period).is_zero]
-        return {
-            "period": str(period),
-            "expenses": [
-                {"name": e.name, "expected": money_dict(e.expected_for(period)),
-                 "actual": money_dict(e.actual_for(period))}
-                for e in shown
-            ],
-            "totals": {"expected": money_dict(budget.expected_total_for(period)),
-                       "actual": money_dict(budget.actual_total(period))},
-            "income": money_dict(budget.income) if budget.income is not None else None,
-        }
+        return report_json(await self.report(Period.parse(args.period)))
+
+    async def report(self, period: Period) -> BudgetReport:
+        """The month, typed: what /resumo renders (the model reads its JSON)."""
+        return BudgetReport.of(await self.budget_repo.load(self.budget_id, periods=[period]), period)
+
+
+# The contract's name (§3), kept importable: the tool is budgetStatus, a read of one month.
+BudgetTool = BudgetStatusTool

@@ -10,6 +10,7 @@ from pydantic import Field
 from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
 from domain.agent.operations import OperationLog
 from domain.agent.receipts import ToolReceipt
+from domain.agent.reports import GoalReport, report_json
 from domain.agent.tools.base import (
     MoneyArg,
     ReadTool,
@@ -32,7 +33,9 @@ from domain.text import fold, safe_text
 
 
 def goal_matching(goals: list[Goal], name: str) -> Goal:
-    """The goal named `name`, or the only one whose name contains it ("Amsterdam")."""
+    """The goal named `name`, or the only one whose name contains it ("Amsterdam"); archived
+    goals answer to nothing."""
+    goals = [g for g in goals if not g.archived]
     wanted = fold(name) if isinstance(name, str) else ""
     if not wanted:
         raise UnknownGoal(str(name), [g.name for g in goals])
@@ -48,6 +51,16 @@ def goal_matching(goals: list[Goal], name: str) -> Goal:
         # The working memory's layout copied as a name ("Amsterdam Setembro/2026: EUR 6000 by ...").
         return goal_matching(goals, name.split(": ", 1)[0])
     raise UnknownGoal(name, [g.name for g in goals])
+
+
+def check_goal_name_free(goals: list[Goal], name: str, *, besides: Goal | None = None) -> None:
+    """Two active goals whose names differ only in case or accents could never be told apart."""
+    wanted = fold(name)
+    for goal in goals:
+        if goal.archived or (besides is not None and goal.id == besides.id):
+            continue
+        if fold(goal.name) == wanted:
+            raise DuplicateName(name, f"a meta {goal.name}")
 
 
 def member_of(goal: Goal, name: str) -> Member:
@@ -184,11 +197,9 @@ class CreateGoalTool(WriteTool[CreateGoalArgs]):
         # Savings are made in the household's currency: a target that cannot be converted
         # would hide every goal's progress later, so it is refused now, naming the currency.
         self.rates.convert(Money.of(1, target.currency), self.household.currency)
-        for existing in await self.goal_repo.list(self.household.id, history=False):
-            if fold(existing.name) == fold(args.name):
-                raise DuplicateName(args.name, f"a meta {existing.name}")
         goal = Goal.create(args.name, target, members=members, created_at=today, deadline=deadline,
                            household_id=self.household.id)
+        check_goal_name_free(await self.goal_repo.list(self.household.id, history=False), goal.name)
         # The goal's name as stored (normalized: a model's "Viagem\nValor da meta: R$ 100,00"
         # cannot fake a line of the preview) and the contributors made as safe.
         preview: dict[str, Any] = {"name": goal.name, "target": target.plain()}
@@ -207,22 +218,11 @@ class GoalStatusArgs(ToolArgs):
 
 
 def goal_report(goal: Goal, today: date, rates: ExchangeRates) -> dict[str, Any]:
-    saved = goal.saved_in_target_currency(rates)
-    monthly = goal.required_monthly(today, rates)
-    progress = min(100, int(saved.amount * 100 / goal.target.amount))
-    return {
-        "name": goal.name,
-        "target": money_dict(goal.target),
-        "deadline": goal.deadline.isoformat() if goal.deadline else None,
-        "savedByCurrency": {c: money_dict(m) for c, m in goal.saved_by_currency().items()},
-        "savedInTargetCurrency": money_dict(saved),
-        "progressPercent": progress,
-        "requiredMonthly": money_dict(monthly) if monthly is not None else None,
-        "onTrack": goal.is_on_track(today, rates),
-    }
+    """A goal's report as the model reads it (see GoalReport for the typed one)."""
+    return report_json(GoalReport.of(goal, today, rates))
 
 
-class GoalTool(ReadTool[GoalStatusArgs]):
+class GoalStatusTool(ReadTool[GoalStatusArgs]):
     name = "goalStatus"
     description = "A goal's savings by currency, progress, required monthly amount and whether it is on track."
     args_model = GoalStatusArgs
@@ -242,7 +242,7 @@ class GoalTool(ReadTool[GoalStatusArgs]):
     @classmethod
     def create(cls, *, goal_repo: GoalRepository, household_id: str | None = None,
                now: Clock | None = None, timezone: str = DEFAULT_TIMEZONE,
-               rates: ExchangeRates = DEFAULT_RATES) -> GoalTool:
+               rates: ExchangeRates = DEFAULT_RATES) -> GoalStatusTool:
         return cls(goal_repo, household_id, now, timezone=timezone, rates=rates)
 
     async def goal_status(self, *, name: str, today: str | None = None) -> dict[str, Any]:
@@ -252,6 +252,10 @@ class GoalTool(ReadTool[GoalStatusArgs]):
         today = parse_date(args.today) if args.today else local_today(self.now, self.timezone)
         found = goal_matching(await self.goal_repo.list(self.household_id, history=False), args.name)
         return goal_report(found, today, self.rates)
+
+
+# The contract's name (§3), kept importable: the tool is goalStatus.
+GoalTool = GoalStatusTool
 
 
 class FeasibilityArgs(ToolArgs):

@@ -1,0 +1,218 @@
+"""The ledger's reads: /extrato against /resumo, and /exportar's time and memory (not a test).
+
+    python bench/ledger.py                 # SQLite; prints JSON
+    python bench/ledger.py --postgres URL  # PostgreSQL too (a fresh database, dropped afterwards)
+
+Through HouseholdService over SqlStorage, as the bot calls it (no Telegram round trip, which
+both commands share):
+  extrato_vs_resumo   /extrato of a month with 1,000 entries / /resumo of that month   <= 1.5
+  export_100k_s       /exportar of a household with 100,000 entries, written to a file  <= 5
+  export_peak_rss_mb  peak RSS of a process that only exports, at 10,000 and 100,000 entries,
+                      and how much the export added to it (flat: the same at both sizes)
+bench/run.py runs this and reports the same keys under "ledger".
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bot.service import HouseholdService, Speaker  # noqa: E402
+from domain.money import Money, Period  # noqa: E402
+from infra.db import ChatDirectory, Database, SqlStorage  # noqa: E402
+from infra.db.migrate import upgrade_database  # noqa: E402
+from infra.db.tables import expenses, ledger_entries  # noqa: E402
+
+GOALS = {"extrato_vs_resumo": 1.5, "export_100k_s": 5.0}
+MONTH_ENTRIES = 1_000
+EXPORT_SIZES = (10_000, 100_000)
+RUNS = 30
+ANA = Speaker(1, "Ana")
+EXPENSE_NAMES = [f"Despesa {n}" for n in range(30)]
+
+
+def this_month() -> Period:
+    return Period.of(datetime.now(UTC).date())
+
+
+async def household(database: Database, chat_id: int) -> tuple[str, str, list[str]]:
+    """A household with 30 expenses in `chat_id`: (household id, budget id, expense ids)."""
+    service = HouseholdService(SqlStorage(database))
+    await service.start(chat_id, f"Casa {chat_id}", ANA)
+    link = await ChatDirectory(database).household_of_chat(chat_id)
+    assert link is not None
+    storage = SqlStorage(database)
+    budget = await storage.budgets.load(link.budget_id)
+    for name in EXPENSE_NAMES:
+        budget.register(name, Money.of(100, "BRL"))
+    await storage.budgets.save(budget)
+    async with database.reading() as connection:
+        ids = [row.id for row in await connection.execute(
+            expenses.select().where(expenses.c.budget_id == link.budget_id).order_by(expenses.c.position))]
+    return link.household_id, link.budget_id, ids
+
+
+def entry_rows(household_id: str, budget_id: str, expense_ids: list[str], count: int,
+               months: int) -> list[dict[str, Any]]:
+    """`count` spend entries over the `months` latest months, as confirmations would write them."""
+    now = datetime.now(UTC)
+    latest = this_month()
+    periods = []
+    year, month = latest.year, latest.month
+    for _ in range(months):
+        periods.append(f"{year:04d}-{month:02d}")
+        year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+    return [{"household_id": household_id, "scope": "bench", "operation_id": f"op-{n}",
+             "tool": "recordSpend", "kind": "spend", "budget_id": budget_id,
+             "expense_id": expense_ids[n % len(expense_ids)], "subject": EXPENSE_NAMES[n % len(expense_ids)],
+             "amount_minor": 1000 + n % 9000, "currency": "BRL", "period": periods[n % months],
+             "day": None, "paid_by_id": None, "paid_by": None, "confirmed_by": "Ana", "undoes": None,
+             "created_at": now - timedelta(minutes=count - n)} for n in range(count)]
+
+
+async def insert(database: Database, rows: list[dict[str, Any]]) -> None:
+    async with database.transaction() as unit:
+        for start in range(0, len(rows), 5000):
+            await unit.connection.execute(ledger_entries.insert(), rows[start:start + 5000])
+
+
+async def median_ms(step: Any, runs: int = RUNS) -> float:
+    for _ in range(3):
+        await step()
+    timings = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        await step()
+        timings.append(time.perf_counter() - started)
+    return statistics.median(timings) * 1000
+
+
+async def measure(url: str) -> dict[str, Any]:
+    database = Database(url)
+    try:
+        await upgrade_database(database)
+        chat_month = -9_100_001
+        h, b, ids = await household(database, chat_month)
+        await insert(database, entry_rows(h, b, ids, MONTH_ENTRIES, 1))
+        export_chats = {size: -9_200_000 - size for size in EXPORT_SIZES}
+        for size, chat_id in export_chats.items():
+            h2, b2, ids2 = await household(database, chat_id)
+            await insert(database, entry_rows(h2, b2, ids2, size, 120))
+        service = HouseholdService(SqlStorage(database))
+        month = this_month()
+        resumo_ms = await median_ms(lambda: service.summary(chat_month, month))
+        extrato_ms = await median_ms(lambda: service.statement(chat_month, month))
+    finally:
+        await database.dispose()
+    exports = {size: export_in_child(url, chat_id, size) for size, chat_id in export_chats.items()}
+    big = exports[max(EXPORT_SIZES)]
+    return {
+        "extrato_vs_resumo": extrato_ms / resumo_ms,
+        "export_100k_s": big["seconds"],
+        "details": {"resumo_ms": resumo_ms, "extrato_ms": extrato_ms, "month_entries": MONTH_ENTRIES,
+                    "exports": {str(size): figures for size, figures in exports.items()}},
+    }
+
+
+def export_in_child(url: str, chat_id: int, size: int) -> dict[str, Any]:
+    """Runs one /exportar of the first `size` entries in a fresh process: its time, its peak RSS
+    and what the export added to the peak (the rest is the interpreter and the imports)."""
+    output = subprocess.run([sys.executable, __file__, "--child", url, str(chat_id), str(size)],
+                            check=True, capture_output=True, text=True, cwd=REPO)
+    result: dict[str, Any] = json.loads(output.stdout.strip().splitlines()[-1])
+    return result
+
+
+async def child(url: str, chat_id: int, size: int) -> dict[str, Any]:
+    database = Database(url)
+    try:
+        service = HouseholdService(SqlStorage(database))
+        await service.statement(chat_id, None)  # connect and warm up before the baseline
+        before = peak_rss_kb()
+        with tempfile.TemporaryFile() as out:
+            started = time.perf_counter()
+            await service.export(chat_id, None, out)
+            seconds = time.perf_counter() - started
+            written = out.tell()
+        after = peak_rss_kb()
+    finally:
+        await database.dispose()
+    return {"entries": size, "seconds": seconds, "bytes": written, "peak_rss_mb": after / 1024,
+            "export_added_mb": (after - before) / 1024}
+
+
+def peak_rss_kb() -> int:
+    """This process's peak RSS (VmHWM): unlike ru_maxrss it starts afresh at exec, so the
+    parent's memory at the fork does not count."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+async def postgres_url(admin_url: str) -> tuple[str, str]:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    plain = make_url(admin_url.replace("postgres://", "postgresql://", 1)).set(drivername="postgresql")
+    name = f"bench_ledger_{uuid.uuid4().hex[:8]}"
+    connection = await asyncpg.connect(plain.render_as_string(hide_password=False))
+    try:
+        await connection.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await connection.close()
+    return plain.set(drivername="postgresql+asyncpg", database=name).render_as_string(hide_password=False), name
+
+
+async def drop_postgres(admin_url: str, name: str) -> None:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    plain = make_url(admin_url.replace("postgres://", "postgresql://", 1)).set(drivername="postgresql")
+    connection = await asyncpg.connect(plain.render_as_string(hide_password=False))
+    try:
+        await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await connection.close()
+
+
+async def run(postgres: str | None, workdir: Path) -> dict[str, Any]:
+    report = await measure(f"sqlite+aiosqlite:///{workdir / 'ledger.db'}")
+    if postgres:
+        url, name = await postgres_url(postgres)
+        try:
+            report["postgresql"] = await measure(url)
+        finally:
+            await drop_postgres(postgres, name)
+    return report
+
+
+def main() -> None:
+    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+        print(json.dumps(asyncio.run(child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--postgres", metavar="URL", default=os.environ.get("TEST_DATABASE_URL") or None)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="household-ledger-bench-") as workdir:
+        report = asyncio.run(run(options.postgres, Path(workdir)))
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+"""The ledger: every confirmed change, one entry each; totals are derived from it.
+
+A write tool's confirmation runs its domain verb and its save under a `Stamp` (the operation,
+its tool, who confirmed, what it undoes). The repositories turn each change they save into
+entries carrying that stamp, in the confirmation's own transaction, so any write tool, present or
+future, is recorded without doing anything itself: a verb that adds ten spend lines gives ten
+entries. An expense's monthly actual and a goal's savings are the sums of their entries.
+
+The stamp travels in a context variable set by `WriteTool._confirm` around the stage and the
+save, because the repository ports' `save(aggregate)` is part of the public contract and takes
+nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from enum import StrEnum
+from typing import NamedTuple, Protocol
+
+from domain.money import Money, Period
+
+
+class EntryKind(StrEnum):
+    SPEND = "spend"                # an expense's actual for a month moved by `amount`
+    CONTRIBUTION = "contribution"  # a goal's savings moved by `amount` (negative: undone)
+    EXPENSE = "expense"            # an expense registered, `amount` its expected
+    EXPECTED = "expected"          # an expense's expected moved by `amount`
+    INCOME = "income"              # the household's income moved by `amount`
+    GOAL = "goal"                  # a goal created, `amount` its target
+    ARCHIVED = "archived"          # an expense or goal archived (amount None)
+    RESTORED = "restored"          # an expense or goal back from the archive (amount None)
+    RENAMED = "renamed"            # an expense or goal renamed; `subject` is the new name
+    OPENING = "opening"            # a month's actual carried over by migration 0014
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """Who and what a confirmed change belongs to."""
+
+    operation_id: str
+    tool: str
+    confirmed_by: str | None = None
+    scope: str | None = None
+    undoes: str | None = None  # the operation this one reverses
+
+
+class LedgerEntry(NamedTuple):
+    """One entry, immutable. A named tuple rather than a frozen dataclass: an export builds a
+    hundred thousand of them, and a tuple is built several times faster."""
+
+    kind: EntryKind
+    subject: str                   # the expense's or goal's name when the entry was made
+    amount: Money | None = None
+    expense_id: str | None = None
+    goal_id: str | None = None
+    period: Period | None = None
+    on: date | None = None
+    paid_by: str | None = None     # a member's name, where known
+    paid_by_id: str | None = None
+    household_id: str | None = None
+    operation_id: str | None = None
+    tool: str | None = None
+    confirmed_by: str | None = None
+    scope: str | None = None
+    undoes: str | None = None
+    created_at: datetime | None = None
+    id: int | None = None
+
+
+_current: ContextVar[Stamp | None] = ContextVar("ledger_stamp", default=None)
+
+
+@contextmanager
+def stamped(stamp: Stamp) -> Iterator[None]:
+    """Changes saved inside this block are entries of `stamp`'s operation."""
+    token = _current.set(stamp)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+def current_stamp() -> Stamp | None:
+    return _current.get()
+
+
+@dataclass(frozen=True)
+class SpendLine:
+    """One addition to an expense's month, as a domain verb made it (one entry when saved)."""
+
+    period: Period
+    amount: Money
+
+
+class Ledger(Protocol):
+    async def month(self, household_id: str, period: Period, *,
+                    limit: int | None = None) -> list[LedgerEntry]:
+        """The household's entries of that month (spends by their period, the rest by their
+        date), newest first; at most `limit` of them."""
+        ...
+
+    def stream(self, household_id: str, period: Period | None = None) -> AsyncIterator[LedgerEntry]:
+        """Every entry of the household (or of one month), oldest first, without holding them all."""
+        ...
+
+    async def of_operation(self, scope: str | None, operation_id: str) -> list[LedgerEntry]:
+        """The entries one confirmed operation made."""
+        ...
+
+
+@dataclass
+class InMemoryLedger:
+    """The ledger port in memory; the in-memory repositories append to it."""
+
+    entries: list[LedgerEntry] = field(default_factory=list)
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+
+    def add(self, entries: list[LedgerEntry]) -> None:
+        stamp = current_stamp()
+        for entry in entries:
+            if stamp is not None:
+                entry = _with_stamp(entry, stamp)
+            self.entries.append(entry._replace(id=len(self.entries) + 1,
+                                               created_at=entry.created_at or self.clock()))
+
+    async def month(self, household_id: str, period: Period, *,
+                    limit: int | None = None) -> list[LedgerEntry]:
+        found = [e for e in reversed(self.entries)
+                 if e.household_id == household_id and entry_period(e) == period]
+        return found if limit is None else found[:limit]
+
+    async def stream(self, household_id: str, period: Period | None = None) -> AsyncIterator[LedgerEntry]:
+        for entry in list(self.entries):
+            if entry.household_id == household_id and (period is None or entry_period(entry) == period):
+                yield entry
+
+    async def of_operation(self, scope: str | None, operation_id: str) -> list[LedgerEntry]:
+        return [e for e in self.entries if e.operation_id == operation_id and e.scope == scope]
+
+
+def entry_period(entry: LedgerEntry) -> Period | None:
+    """The month an entry belongs to in a statement: a spend's month, otherwise its date's."""
+    if entry.period is not None:
+        return entry.period
+    if entry.on is not None:
+        return Period.of(entry.on)
+    if entry.created_at is not None:
+        return Period.of(entry.created_at.date())
+    return None
+
+
+def stamp_fields(stamp: Stamp | None) -> dict[str, str | None]:
+    if stamp is None:
+        return {"operation_id": None, "tool": None, "confirmed_by": None, "scope": None, "undoes": None}
+    return {"operation_id": stamp.operation_id, "tool": stamp.tool, "confirmed_by": stamp.confirmed_by,
+            "scope": stamp.scope, "undoes": stamp.undoes}
+
+
+def _with_stamp(entry: LedgerEntry, stamp: Stamp) -> LedgerEntry:
+    return entry._replace(operation_id=stamp.operation_id, tool=stamp.tool,
+                          confirmed_by=stamp.confirmed_by, scope=stamp.scope, undoes=stamp.undoes)
