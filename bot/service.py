@@ -229,9 +229,13 @@ class HouseholdService:
 
     async def _propose_bot_operation(self, context: ChatContext, tool: WriteTool,
                                      arguments: dict[str, Any], operation_id: str | None) -> list[Outcome]:
+        """A command's preview: the bot mints the operation id (from the Telegram update, so an
+        update processed again after a crash finds its operation instead of proposing another)."""
         operation_id = operation_id or f"cmd-{secrets.token_hex(6)}"
         earlier = await context.operations.get(operation_id)
         if earlier is not None:
+            # A redelivered or retried update: its preview was proposed already. Post it only if
+            # it never reached the chat and can still be confirmed.
             if earlier.message_id is None and earlier.status is OperationStatus.PENDING:
                 return [await self._preview(context, earlier)]
             return []
@@ -415,22 +419,7 @@ class HouseholdService:
                      for key, value in arguments.items()}
         if arguments.get("contributors") is commands.EVERY_MEMBER:
             arguments["contributors"] = [m.name for m in context.household.members]
-        operation_id = operation_id or f"cmd-{secrets.token_hex(6)}"
-        earlier = await context.operations.get(operation_id)
-        if earlier is not None:
-            # A redelivered or retried update: its preview was proposed already. Post it only if
-            # it never reached the chat and can still be confirmed.
-            if earlier.message_id is None and earlier.status is OperationStatus.PENDING:
-                return [await self._preview(context, earlier)]
-            return []
-        try:
-            receipt = await tool.run(tool.parse({**arguments, "operationId": operation_id}))
-        except DomainError as error:
-            return [Reply(rendering.error_text(error))]
-        async with self.storage.reading_together():
-            operation = await context.operations.get(receipt.operation_id)
-            assert operation is not None
-            return [await self._preview(context, operation)]
+        return await self._propose_bot_operation(context, tool, arguments, operation_id)
 
     def today(self) -> Any:
         return local_today(self.clock, self.timezone)
