@@ -152,7 +152,10 @@ def test_presses_and_messages_across_50_chats_on_two_workers_keep_every_promise(
         with worker_processes(bot_config(tg, soak_url), tmp_path, count=2) as workers:
 
             async def soak() -> Load:
-                limits = httpx.Limits(max_connections=2 * len(chats))
+                # Idle connections are dropped after 1 s, well before uvicorn closes its end after
+                # 5 s: httpx's default is also 5 s, and a request sent on a connection the server
+                # was closing failed with ReadError.
+                limits = httpx.Limits(max_connections=2 * len(chats), keepalive_expiry=1.0)
                 async with httpx.AsyncClient(timeout=30, limits=limits) as client:
                     load = Load(tg, workers, client)
                     await asyncio.gather(*(load.household(chat) for chat in chats))
