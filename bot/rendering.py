@@ -255,8 +255,7 @@ IMPORT_TEXT_BUDGET: Final = 3500  # characters: the preview, its buttons' messag
 
 
 def _clip(text: Any, limit: int = SHOWN_DESCRIPTION_CHARS) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(" ".join(str(text).split()), limit)
 
 
 def _import_facts(p: Mapping[str, Any]) -> list[str]:

@@ -216,16 +216,24 @@ class HouseholdService:
     async def erase(self, chat_id: int, speaker: Speaker, *,
                     operation_id: str | None = None) -> list[Outcome]:
         """/apagar: a preview that, confirmed by a member, deletes every record of the household."""
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return [Reply(rendering.not_started_text())]
-            member = await self._member_of(context, speaker.user_id)
-        if member is None:
-            return [Reply(rendering.join_hint_text())]
+        found = await self._member_context(chat_id, speaker)
+        if isinstance(found, Reply):
+            return [found]
+        context, _ = found
         tool = EraseHouseholdTool(self.storage, context.household.id, context.operations)
         return await self._propose_bot_operation(context, tool, {"household": context.household.name},
                                                  operation_id)
+
+    async def _member_context(self, chat_id: int, speaker: Speaker) -> tuple[ChatContext, Member] | Reply:
+        """The chat's household and the speaker as its member, or the reply that says why not."""
+        async with self.storage.reading_together():
+            context = await self._context(chat_id)
+            if context is None:
+                return Reply(rendering.not_started_text())
+            member = await self._member_of(context, speaker.user_id)
+        if member is None:
+            return Reply(rendering.join_hint_text())
+        return context, member
 
     async def _propose_bot_operation(self, context: ChatContext, tool: WriteTool,
                                      arguments: dict[str, Any], operation_id: str | None) -> list[Outcome]:
@@ -398,13 +406,10 @@ class HouseholdService:
         The bot mints the operation id from the Telegram update (`operation_id`), so an update
         processed again after a crash finds its operation instead of proposing a second one.
         """
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return [Reply(rendering.not_started_text())]
-            member = await self._member_of(context, speaker.user_id)
-            if member is None:
-                return [Reply(rendering.join_hint_text())]
+        found = await self._member_context(chat_id, speaker)
+        if isinstance(found, Reply):
+            return [found]
+        context, member = found
         try:
             tool_name, arguments = commands.WRITE_COMMANDS[command](
                 text, self.today(), context.household.currency)
@@ -508,11 +513,10 @@ class HouseholdService:
 
     async def undo_last(self, chat_id: int, speaker: Speaker, *, operation_id: str) -> list[Outcome]:
         """/desfazer: proposes undoing the household's last confirmed operation not yet undone."""
-        context = await self._context(chat_id)
-        if context is None:
-            return [Reply(rendering.not_started_text())]
-        if await self._member_of(context, speaker.user_id) is None:
-            return [Reply(rendering.join_hint_text())]
+        found = await self._member_context(chat_id, speaker)
+        if isinstance(found, Reply):
+            return [found]
+        context, _ = found
         latest = await context.operations.last_undoable(besides=(JOIN, ERASE))
         if latest is None:
             return [Reply(history.nothing_to_undo_text())]
