@@ -9,7 +9,7 @@ from typing import Any
 
 from telegram.ext import Application
 
-from bot import handlers, media, schedule_handlers
+from bot import command_registry, handlers, media
 from bot.media_service import MediaService, Transcriber
 from bot.rate_limit import SharedGroupLimiter
 from bot.schedule import start_schedule, stop_schedule
@@ -86,7 +86,7 @@ def build_application(settings: Settings, *, webhook: bool = False,
         app.bot_data[SERVICES] = services
         app.bot_data[handlers.SERVICE] = services.service
         app.bot_data[media.MEDIA] = services.media
-        await app.bot.set_my_commands(handlers.MENU)
+        await app.bot.set_my_commands(command_registry.menu())
         await start_schedule(app, services, settings, clock=clock, periodic=periodic)
         if settings.llm_model:
             # litellm takes seconds to import: on a worker thread now, not in the first message.
@@ -114,6 +114,6 @@ def build_application(settings: Settings, *, webhook: bool = False,
         builder = builder.updater(None)
     app = builder.build()
     handlers.register(app)
+    command_registry.register(app)
     media.register(app)
-    schedule_handlers.register(app)
     return app

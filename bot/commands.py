@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -76,17 +75,6 @@ def arquivar(text: str, today: date, currency: str) -> ToolCallArgs:
     if not text.strip():
         raise parsing.CommandUsageError("arquivar")
     return "archiveItem", {"name": text.strip()}
-
-
-WRITE_COMMANDS: dict[str, Callable[[str, date, str], ToolCallArgs]] = {
-    "gasto": gasto,
-    "despesa": despesa,
-    "ajuste": ajuste,
-    "aporte": aporte,
-    "meta": meta,
-    "renomear": renomear,
-    "arquivar": arquivar,
-}
 
 
 def resumo_period(text: str, today: date | None = None) -> Period | None:

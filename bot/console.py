@@ -7,10 +7,11 @@ import hashlib
 import logging
 import sys
 from collections.abc import Callable
+from pathlib import Path
 
-from bot import rendering
+from bot import command_registry, rendering
 from bot.application import bootstrap
-from bot.commands import WRITE_COMMANDS, resumo_period
+from bot.console_commands import CONSOLE_CHAT_ID
 from bot.parsing import CommandUsageError
 from bot.service import (
     CANCEL,
@@ -29,7 +30,6 @@ from domain.text import fold
 from infra.db.migrate import upgrade
 from infra.settings import Settings
 
-CONSOLE_CHAT_ID = 1
 INTRO = """\
 household-bot no terminal. Escreva como no grupo do Telegram, por exemplo:
   /gasto 37,90 mercado     /despesa Aluguel 2.500 dia 10     /resumo     /ajuda
@@ -46,9 +46,11 @@ def person_id(name: str) -> int:
 
 
 class Console:
-    def __init__(self, service: HouseholdService, write: Callable[[str], None] = print) -> None:
+    def __init__(self, service: HouseholdService, write: Callable[[str], None] = print, *,
+                 folder: Path = Path()) -> None:
         self.service = service
         self.write = write
+        self.folder = folder  # where /exportar writes its CSV
         self.speakers: dict[str, Speaker] = {}
         self.speaker: Speaker | None = None
         self.choices: dict[str, str] = {}  # "1" -> callback data
@@ -92,32 +94,22 @@ class Console:
         return True
 
     async def _dispatch(self, name: str, rest: str, text: str) -> None:
-        assert self.speaker is not None
-        service, chat = self.service, CONSOLE_CHAT_ID
-        if name == "start":
-            await self._show(await service.start(chat, "Casa no terminal", self.speaker))
-        elif name == "entrar":
-            await self._show(await service.join(chat, self.speaker, rest or None))
-        elif name == "sair":
-            self.write(await service.leave(chat, self.speaker.user_id))
-        elif name == "apagar":
-            await self._show(await service.erase(chat, self.speaker))
+        command = command_registry.find(name) if name else None
+        if command is not None:
+            await command.console(self, command.name, rest)
         elif name == "pendentes":
             await self.list_pending()
-        elif name in ("ajuda", "help"):
-            self.write(rendering.help_text())
-        elif name in WRITE_COMMANDS:
-            await self._show(await service.command(chat, self.speaker, name, rest))
-        elif name == "resumo":
-            self.write(await service.summary(chat, resumo_period(rest, service.today())))
-        elif name == "metas":
-            self.write(await service.goals(chat))
         elif name:
             self.write(f"Comando desconhecido: /{name}. Veja /ajuda.")
         elif not await self._reply_to_last_preview(text):
-            await self._show(await service.talk(chat, self.speaker, text))
+            await self.show(await self.service.talk(CONSOLE_CHAT_ID, self.speaking(), text))
 
-    async def _show(self, outcomes: list[Outcome]) -> None:
+    def speaking(self) -> Speaker:
+        """Who is typing (someone always is once a line is handled)."""
+        assert self.speaker is not None
+        return self.speaker
+
+    async def show(self, outcomes: list[Outcome]) -> None:
         for outcome in outcomes:
             if isinstance(outcome, Reply):
                 self.write(outcome.text)
@@ -141,7 +133,7 @@ class Console:
         if not previews:
             self.write("Nenhuma proposta pendente.")
             return
-        await self._show(list(previews))
+        await self.show(list(previews))
 
     async def _reply_to_last_preview(self, text: str) -> bool:
         """"confirma" / "cancela" typed after a preview: what a Telegram reply to it does (§8)."""

@@ -6,9 +6,10 @@ import asyncio
 import contextlib
 import logging
 import tempfile
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from telegram import (
-    BotCommand,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputFile,
@@ -20,7 +21,6 @@ from telegram.ext import (
     ApplicationHandlerStop,
     CallbackQueryHandler,
     ChatMemberHandler,
-    CommandHandler,
     ContextTypes,
     MessageHandler,
     TypeHandler,
@@ -28,7 +28,7 @@ from telegram.ext import (
 )
 
 from bot import history, lifecycle, rendering
-from bot.commands import WRITE_COMMANDS, resumo_period
+from bot.commands import resumo_period
 from bot.gate import gate
 from bot.parsing import CommandUsageError
 from bot.rate_limit import SharedGroupLimiter
@@ -53,27 +53,6 @@ SERVICE = "service"
 # chat_member is only sent when asked for: it tells that a person left or was removed.
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member", "chat_member"]
 PRESS_PATTERN = rf"^({CONFIRM}|{CANCEL}|{UNDO}):"
-
-MENU = [
-    BotCommand("gasto", "Registrar um gasto: /gasto 37,90 mercado"),
-    BotCommand("despesa", "Cadastrar despesa: /despesa Aluguel 2.500 dia 10"),
-    BotCommand("ajuste", "Mudar o valor esperado: /ajuste mercado 1.800"),
-    BotCommand("aporte", "Aportar numa meta: /aporte 500 Amsterdam"),
-    BotCommand("meta", "Criar meta: /meta Viagem 6000 EUR até 2028-06-01"),
-    BotCommand("resumo", "Resumo do mês"),
-    BotCommand("metas", "Como estão as metas"),
-    BotCommand("grafico", "Gráfico do mês: /grafico 2026-06"),
-    BotCommand("lembretes", "Avisos de vencimento: /lembretes on|off"),
-    BotCommand("entrar", "Pedir para entrar na casa"),
-    BotCommand("sair", "Sair da casa"),
-    BotCommand("apagar", "Apagar todos os dados da casa"),
-    BotCommand("extrato", "Lançamentos do mês"),
-    BotCommand("renomear", "Renomear: /renomear mercado para Feira"),
-    BotCommand("arquivar", "Arquivar despesa ou meta"),
-    BotCommand("desfazer", "Desfazer a última operação"),
-    BotCommand("exportar", "Planilha dos lançamentos"),
-    BotCommand("ajuda", "O que o bot entende"),
-]
 
 
 def service_of(context: ContextTypes.DEFAULT_TYPE) -> HouseholdService:
@@ -208,9 +187,13 @@ async def erase(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await deliver(context, chat_id_of(update), outcomes)
 
 
-async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/ajuda: what the bot understands."""
-    await send_text(context, chat_id_of(update), rendering.help_text())
+def answering(text: Callable[[], str]) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]:
+    """A command answered with `text()` and nothing else (/ajuda)."""
+
+    async def answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await send_text(context, chat_id_of(update), text())
+
+    return answer
 
 
 async def write_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -378,17 +361,7 @@ def register(app: Application) -> None:
     app.add_handler(MessageHandler(lifecycle.ANONYMOUS, anonymous_admin), group=-1)
     app.add_handler(ChatMemberHandler(lifecycle.bot_membership, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(ChatMemberHandler(lifecycle.member_changed, ChatMemberHandler.CHAT_MEMBER))
-    app.add_handler(CommandHandler("start", start))
-    app.add_handler(CommandHandler("entrar", join))
-    app.add_handler(CommandHandler("sair", leave))
-    app.add_handler(CommandHandler("apagar", erase))
-    app.add_handler(CommandHandler(["ajuda", "help"], help_command))
-    app.add_handler(CommandHandler(list(WRITE_COMMANDS), write_command))
-    app.add_handler(CommandHandler("resumo", summary))
-    app.add_handler(CommandHandler("metas", goals))
-    app.add_handler(CommandHandler("extrato", statement))
-    app.add_handler(CommandHandler("desfazer", undo_last))
-    app.add_handler(CommandHandler("exportar", export))
+    # The commands' handlers come from bot/command_registry.py.
     app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, text_message))
     app.add_handler(CallbackQueryHandler(press, pattern=PRESS_PATTERN))
     app.add_handler(CallbackQueryHandler(refuse_press))

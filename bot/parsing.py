@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import MAXYEAR, MINYEAR, date
 from decimal import Decimal
@@ -31,11 +31,9 @@ from babel.numbers import (
 )
 
 __all__ = [
-    "COMMAND_USAGES",
     "AdjustCommand",
     "AmountError",
     "AmountProblem",
-    "CommandUsage",
     "CommandUsageError",
     "ContributionCommand",
     "DateError",
@@ -99,50 +97,21 @@ class DateError(ParseError):
     """A month (``AAAA-MM``), day of the month or date could not be read."""
 
 
-@dataclass(frozen=True)
-class CommandUsage:
-    """How a command is written, for error replies and ``/ajuda``."""
-
-    command: str
-    form: str
-    example: str
-
-
-COMMAND_USAGES: Final[Mapping[str, CommandUsage]] = MappingProxyType(
-    {
-        usage.command: usage
-        for usage in (
-            CommandUsage("gasto", "/gasto <valor> <despesa> [AAAA-MM]", "/gasto 37,90 mercado"),
-            CommandUsage(
-                "despesa", "/despesa <nome> <valor> [dia <1-31>]", "/despesa Aluguel 2.500 dia 10"
-            ),
-            CommandUsage("ajuste", "/ajuste <despesa> <valor>", "/ajuste mercado 1.800"),
-            CommandUsage("aporte", "/aporte <valor> <meta>", "/aporte 500 Amsterdam"),
-            CommandUsage(
-                "meta",
-                "/meta <nome> <valor> [moeda] [até AAAA-MM-DD]",
-                "/meta Lua de mel 6000 EUR até 2028-06-01",
-            ),
-            CommandUsage("resumo", "/resumo [AAAA-MM]", "/resumo 2026-05"),
-            CommandUsage("renomear", "/renomear <nome> para <novo nome>", "/renomear mercado para Feira"),
-            CommandUsage("arquivar", "/arquivar <despesa ou meta>", "/arquivar Academia"),
-        )
-    }
-)
-
-
 class CommandUsageError(ParseError):
     """A command's arguments could not be read.
 
-    ``str()`` is the reason (or "Não entendi.") followed by the right form and an example.
+    ``str()`` is the reason (or "Não entendi.") followed by the right form and an example, as
+    bot/command_registry.py has them for ``command``.
     """
 
     def __init__(self, command: str, reason: str | None = None) -> None:
+        # Read at call time: the registry names the handlers, which import this module.
+        from bot.command_registry import named
+
         self.command = command
         self.reason = reason
-        self.usage = COMMAND_USAGES[command]
-        form = f"Use: {self.usage.form}\nEx.: {self.usage.example}"
-        super().__init__(f"{reason}\n{form}" if reason else f"Não entendi. {form}")
+        usage = named(command).usage
+        super().__init__(f"{reason}\n{usage}" if reason else f"Não entendi. {usage}")
 
 
 # --------------------------------------------------------------------------- results

@@ -679,30 +679,6 @@ def _squeeze(lines: list[str]) -> list[str]:
 
 # --------------------------------------------------------------------------- help
 
-_COMMANDS: Final[Sequence[tuple[str, str, str]]] = (
-    ("/gasto <valor> <despesa> [AAAA-MM]", "registra um gasto no mês", "/gasto 37,90 mercado"),
-    ("/despesa <nome> <valor> [dia <1-31>]", "cadastra uma despesa mensal",
-     "/despesa Aluguel 2.500 dia 10"),
-    ("/ajuste <despesa> <valor>", "muda o valor previsto de uma despesa", "/ajuste mercado 1.800"),
-    ("/aporte <valor> <meta>", "guarda dinheiro numa meta, pago por você, com a data de hoje",
-     "/aporte 500 Amsterdam"),
-    ("/meta <nome> <valor> [moeda] [até AAAA-MM-DD]", "cria uma meta com todos da casa",
-     "/meta Lua de mel 6000 EUR até 2028-06-01"),
-    ("/resumo [AAAA-MM]", "previsto e gasto por despesa no mês", "/resumo"),
-    ("/metas", "quanto cada meta já tem e quanto falta por mês", "/metas"),
-    ("/grafico [AAAA-MM]", "o gráfico do mês: previsto x gasto e as metas", "/grafico"),
-    ("/lembretes on|off", "liga ou desliga os avisos na véspera de cada vencimento", "/lembretes off"),
-
-
-    ("/extrato [AAAA-MM]", "cada lançamento do mês: quando, o quê, quanto e quem", "/extrato"),
-    ("/desfazer", "propõe desfazer a última operação confirmada", "/desfazer"),
-    ("/renomear <nome> para <novo nome>", "renomeia uma despesa ou meta", "/renomear mercado para Feira"),
-    ("/arquivar <despesa ou meta>", "tira do resumo o que não se usa mais; o histórico fica",
-     "/arquivar Academia"),
-    ("/exportar [AAAA-MM]", "planilha (CSV) com os lançamentos do mês ou de tudo", "/exportar 2026-06"),
-    ("/ajuda", "esta mensagem", "/ajuda"),
-)
-
 _MEMBERSHIP_LINES: Final[Sequence[str]] = (
     "Para começar num grupo novo: /start (cria a casa com quem mandou).",
     "Para entrar numa casa que já existe: /entrar [nome]; alguém da casa confirma.",
@@ -717,17 +693,18 @@ _FREE_TEXT_EXAMPLES: Final[Sequence[str]] = (
 )
 
 
-def _command_lines() -> list[str]:
+def _command_lines(commands: Sequence[tuple[str, str, str]]) -> list[str]:
     lines = []
-    for form, does, example in _COMMANDS:
+    for form, does, example in commands:
         lines.append(f"• {form}: {does}")
         if example != form:
             lines.append(f"  Ex.: {example}")
     return lines
 
 
-def help_text() -> str:
-    """What the bot understands, for /ajuda."""
+def help_text(commands: Sequence[tuple[str, str, str]]) -> str:
+    """What the bot understands, for /ajuda: `commands` are each command's form, what it does and
+    an example (bot/command_registry.py)."""
     return "\n".join([
         "🤖 Eu cuido do dinheiro da casa: despesas do mês, renda e metas.",
         "",
@@ -735,7 +712,7 @@ def help_text() -> str:
         *(f"• “{example}”" for example in _FREE_TEXT_EXAMPLES),
         "",
         "Ou use os comandos:",
-        *_command_lines(),
+        *_command_lines(commands),
         "",
         "Valores como 200, 37,90, 1.500,00, R$ 1.500,00 ou €6000; sem moeda, vale a moeda da casa.",
         "Nada é gravado sem que alguém da casa toque em ✅ Confirmar.",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.ext import Application, CommandHandler, ContextTypes
+from telegram.ext import ContextTypes
 
 from bot import rendering, schedule_text
 from bot.commands import resumo_period
@@ -54,7 +54,3 @@ async def grafico(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     else:
         await context.bot.send_message(chat_id, chart)
 
-
-def register(app: Application) -> None:
-    app.add_handler(CommandHandler("lembretes", lembretes))
-    app.add_handler(CommandHandler("grafico", grafico))

@@ -325,7 +325,7 @@ class HouseholdService:
             conversation_id = self._scope(chat_id)
             conversations = _History(self.storage.conversations, conversation_id, DEFAULT_HISTORY_TURNS)
             chat = AgentChat.create(
-                model, context.tools, operations=context.operations,
+                model, context.tools, failure_note=_without_model_note(), operations=context.operations,
                 conversations=conversations, conversation_id=conversation_id,
                 history_turns=DEFAULT_HISTORY_TURNS, system_prompt=await self._prompt(context),
                 tool_scope=self.storage.reading_together,
@@ -406,13 +406,14 @@ class HouseholdService:
         The bot mints the operation id from the Telegram update (`operation_id`), so an update
         processed again after a crash finds its operation instead of proposing a second one.
         """
+        from bot.command_registry import write_parser  # at call time: the registry names the handlers
+
         found = await self._member_context(chat_id, speaker)
         if isinstance(found, Reply):
             return [found]
         context, member = found
         try:
-            tool_name, arguments = commands.WRITE_COMMANDS[command](
-                text, self.today(), context.household.currency)
+            tool_name, arguments = write_parser(command)(text, self.today(), context.household.currency)
         except CommandUsageError as usage:
             return [Reply(str(usage))]
         refusal = self._month_refusal(context, arguments.get("period"))
@@ -768,3 +769,11 @@ class _NoModel:
 
     async def complete(self, messages: Sequence[dict[str, Any]], tools: Sequence[dict[str, Any]]) -> dict[str, Any]:
         raise AssertionError("a button press never calls the model")
+
+
+def _without_model_note() -> str:
+    """What a model failure's reply adds: the commands that still work (read at call time: the
+    command registry names the handlers, which import this module)."""
+    from bot.command_registry import without_model_note
+
+    return without_model_note()

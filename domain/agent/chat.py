@@ -50,14 +50,12 @@ FAILURE_REPLIES = {
     FailureKind.INVALID_RESPONSE: "O modelo de linguagem respondeu algo que não entendi.",
     FailureKind.NOT_CONFIGURED: "Nenhum modelo de linguagem está configurado.",
 }
-COMMANDS_HINT = (
-    "Nada foi registrado. Enquanto isso, os comandos funcionam sem o modelo: "
-    "/gasto, /despesa, /ajuste, /aporte, /meta, /resumo, /metas e /ajuda."
-)
+# What a failure's reply adds; the bot passes its own (`failure_note`), which names its commands.
+FAILURE_NOTE = "Nada foi registrado."
 
 
-def failure_reply(kind: FailureKind) -> str:
-    return f"{FAILURE_REPLIES[kind]} {COMMANDS_HINT}"
+def failure_reply(kind: FailureKind, note: str = FAILURE_NOTE) -> str:
+    return f"{FAILURE_REPLIES[kind]} {note}"
 
 
 @dataclass
@@ -88,6 +86,7 @@ class AgentChat:
         tools: Iterable[Tool],
         *,
         system_prompt: str | Callable[[], str] = "",
+        failure_note: str = FAILURE_NOTE,
         conversations: ConversationStore | None = None,
         conversation_id: str = "default",
         operations: OperationLog | None = None,
@@ -101,6 +100,7 @@ class AgentChat:
         self.model = model
         self.tools = {tool.name: tool for tool in tools}
         self._system_prompt = system_prompt
+        self.failure_note = failure_note
         self.conversations = conversations or InMemoryConversationStore()
         self.conversation_id = conversation_id
         write_logs = [t.operations for t in self.tools.values() if isinstance(t, WriteTool)]
@@ -146,14 +146,14 @@ class AgentChat:
                 answer = check_answer(await self.model.complete([*messages, shown, *new[1:]], schemas))
             except ModelFailure as failure:
                 log.warning("model failure: %s", failure.kind.value)
-                reply.text, reply.failure = failure_reply(failure.kind), failure.kind
+                reply.text, reply.failure = failure_reply(failure.kind, self.failure_note), failure.kind
                 new.append({"role": "assistant", "content": reply.text})
                 break
             add_usage(reply.usage, answer.pop("usage", None))
             answer = with_text_calls(answer, self.tools, step)
             if not answer.get("tool_calls") and not answer.get("content") and not ran_tools:
                 # Nothing at all, before any tool ran: the model gave no usable answer.
-                reply.text, reply.failure = (failure_reply(FailureKind.INVALID_RESPONSE),
+                reply.text, reply.failure = (failure_reply(FailureKind.INVALID_RESPONSE, self.failure_note),
                                              FailureKind.INVALID_RESPONSE)
                 new.append({"role": "assistant", "content": reply.text})
                 break

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from bot.command_registry import without_model_note
 from domain.agent.chat import AgentChat, AgentReply
 from domain.agent.model import FailureKind
 from domain.agent.operations import InMemoryOperationLog
@@ -82,6 +83,8 @@ class House:
         return self.chat_with(model, **options)
 
     def chat_with(self, model: LiteLLMModel, **options: Any) -> AgentChat:
+        """A chat as the bot makes it: its failures name the commands that still work."""
+        options.setdefault("failure_note", without_model_note())
         return AgentChat.create(model, self.tools, system_prompt=self.prompt, **options)
 
     @property

@@ -222,19 +222,30 @@ async def test_a_chat_asking_more_of_the_model_than_scripted_fails_the_test() ->
 # --- the provider fails --------------------------------------------------------------------------
 
 
+COMMANDS_NOTE = "Nada foi registrado. Enquanto isso, os comandos funcionam sem o modelo: /gasto."
+
+
 @pytest.mark.parametrize("kind", list(FailureKind))
 async def test_a_model_failure_becomes_a_pt_br_reply_pointing_to_the_commands(kind: FailureKind) -> None:
     repo = await groceries_budget()
-    chat = AgentChat.create(FailingModel(kind, "detail"), budget_tools(repo))
+    chat = AgentChat.create(FailingModel(kind, "detail"), budget_tools(repo), failure_note=COMMANDS_NOTE)
     saves_before = repo.saves
 
     reply = await chat.send("gastei 200 no mercado", sender="Ana")
 
     assert reply.failure is kind
-    assert "/gasto" in reply.text and "Nada foi registrado" in reply.text
+    assert reply.text.endswith(f" {COMMANDS_NOTE}")
     assert reply.tool_calls == []
     assert repo.saves == saves_before
     assert await groceries_in_june(repo) == brl(0)
+
+
+async def test_without_a_note_a_model_failure_still_says_nothing_was_written() -> None:
+    chat = AgentChat.create(FailingModel(FailureKind.TIMEOUT, "detail"), budget_tools(await groceries_budget()))
+
+    reply = await chat.send("gastei 200 no mercado", sender="Ana")
+
+    assert reply.text == "O modelo de linguagem demorou demais para responder. Nada foi registrado."
 
 
 async def test_a_failure_after_a_preview_writes_nothing_and_the_next_send_goes_on() -> None:
@@ -246,7 +257,7 @@ async def test_a_failure_after_a_preview_writes_nothing_and_the_next_send_goes_o
 
     failed = await chat.send("gastei 200 no mercado", sender="Ana")
 
-    assert failed.failure is FailureKind.TIMEOUT and "/gasto" in failed.text
+    assert failed.failure is FailureKind.TIMEOUT and "Nada foi registrado" in failed.text
     [preview] = failed.receipts
     assert (preview.operation_id, preview.confirmed, preview.persisted) == ("op-1", False, False)
     assert await groceries_in_june(repo) == brl(0)
@@ -264,7 +275,7 @@ async def test_an_answer_that_is_neither_text_nor_tool_calls_is_an_invalid_respo
     reply = await chat.send("oi")
 
     assert reply.failure is FailureKind.INVALID_RESPONSE
-    assert "/gasto" in reply.text
+    assert "Nada foi registrado" in reply.text
 
 
 # --- what the model sees --------------------------------------------------------------------------

@@ -11,9 +11,8 @@ from babel.numbers import format_currency, format_decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import commands
+from bot import command_registry, commands
 from bot.parsing import (
-    COMMAND_USAGES,
     AdjustCommand,
     AmountError,
     CommandUsageError,
@@ -342,9 +341,9 @@ def test_a_command_it_cannot_read_gets_the_right_form_with_an_example(
         parse(text)
 
     message = str(raised.value)
-    usage = COMMAND_USAGES[command]
+    usage = command_registry.named(command)
     assert raised.value.command == command
-    assert f"Use: {usage.form}\nEx.: {usage.example}" in message
+    assert f"Use: {usage.form}\nEx.: {usage.usage_example or usage.example}" in message
     if reason is None:
         assert message.startswith("Não entendi. Use: ")
     else:
@@ -371,11 +370,13 @@ def test_every_usage_example_is_itself_understood() -> None:
         "renomear": lambda text: commands.renomear(text, date(2026, 6, 15), "BRL"),
         "arquivar": lambda text: commands.arquivar(text, date(2026, 6, 15), "BRL"),
     }
-    assert set(parsers) == set(COMMAND_USAGES)
-    for command, usage in COMMAND_USAGES.items():
-        prefix = f"/{command}"
-        assert usage.example.startswith(prefix)
-        parsers[command](usage.example.removeprefix(prefix))
+    assert {c.name for c in command_registry.COMMANDS if c.parse is not None} < set(parsers)
+    for command, parse in parsers.items():
+        usage = command_registry.named(command)
+        for example in {usage.example, usage.usage_example or usage.example}:
+            prefix = f"/{command}"
+            assert example.startswith(prefix)
+            parse(example.removeprefix(prefix))
 
 
 def test_results_are_frozen() -> None:

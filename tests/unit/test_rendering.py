@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot import rendering
+from bot import command_registry, rendering
 from bot.parsing import CommandUsageError
 from bot.rendering import (
     already_cancelled_alert,
@@ -21,7 +21,6 @@ from bot.rendering import (
     expired_alert,
     expired_text,
     goals_summary,
-    help_text,
     money,
     money_from_dict,
     money_from_plain,
@@ -425,7 +424,7 @@ CONTRACT_EXAMPLES = (
 
 
 def test_help_lists_every_command_with_its_example_and_free_text_examples() -> None:
-    text = help_text()
+    text = command_registry.help_text()
     for example in CONTRACT_EXAMPLES:
         assert example in text
     assert "registra R$ 200 a mais no mercado" in text
@@ -438,11 +437,11 @@ def test_without_a_model_free_text_gets_a_short_note_not_the_whole_help() -> Non
     text = no_model_text()
     assert "/gasto 37,90 mercado" in text and "/ajuda" in text
     assert "• /ajuda: esta mensagem" not in text
-    assert len(text) < len(help_text()) // 3
+    assert len(text) < len(command_registry.help_text()) // 3
 
 
 def test_help_says_how_to_start_and_how_to_join() -> None:
-    text = help_text()
+    text = command_registry.help_text()
     assert "/start" in text and "/entrar" in text and "/sair" in text and "/apagar" in text
 
 
