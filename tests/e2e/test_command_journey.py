@@ -3,6 +3,7 @@ house, registers an expense, spends, reads the month, creates a goal and contrib
 
 from __future__ import annotations
 
+from bot import command_registry
 from tests.e2e.harness import (
     ANA,
     BRUNO,
@@ -102,3 +103,12 @@ def test_an_unknown_expense_is_named_and_nothing_is_proposed(
 
     assert "padaria" in reply.lower()
     assert not [c for c in casa.sent(since) if c.params.get("reply_markup")]
+
+
+def test_the_menu_telegram_gets_is_the_registrys(tg: FakeTelegramAPI, start_bot: BotStarter) -> None:
+    start_bot()
+
+    [menu] = tg.calls_to("setMyCommands")
+
+    assert [(c["command"], c["description"]) for c in menu.params["commands"]] == [
+        (c.command, c.description) for c in command_registry.menu()]

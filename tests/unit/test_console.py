@@ -6,10 +6,12 @@ import logging
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
 from bot import rendering
+from bot.command_registry import COMMANDS
 from bot.console import Console, enable_line_editing, person_id, quiet_logging
 from bot.service import HouseholdService
 from tests.fakes.storage import InMemoryStorage
@@ -148,3 +150,52 @@ async def test_log_lines_stay_out_of_the_conversation(capsys: pytest.CaptureFixt
 def test_the_console_turns_line_editing_on() -> None:
     assert enable_line_editing() is True
     assert "readline" in sys.modules
+
+
+# A session that uses every command of bot/command_registry.py once (and "/help", /ajuda's alias):
+# each line, and a piece of what the console answers to it.
+EVERY_COMMAND_SESSION = (
+    ("/start", "Casa no terminal"),
+    ("/despesa Mercado 1.500 dia 5", "[1] ✅ Confirmar"),
+    ("1", "Despesa cadastrada por Ana"),
+    ("/gasto 37,90 mercado", "R$ 37,90"),
+    ("3", "por Ana"),
+    ("/ajuste mercado 1.800", "R$ 1.800,00"),
+    ("/meta Viagem 6000", "Viagem"),
+    ("7", "por Ana"),
+    ("/aporte 500 Viagem", "R$ 500,00"),
+    ("/resumo", "Mercado: R$ 37,90 de R$ 1.500,00"),
+    ("/metas", "Viagem"),
+    ("/grafico", "/grafico só funciona no Telegram"),
+    ("/lembretes off", "/lembretes só funciona no Telegram"),
+    ("/extrato", "R$ 37,90"),
+    ("/desfazer", "↩️ Desfazer operação"),
+    ("/renomear mercado para Feira", "Feira"),
+    ("/arquivar Viagem", "Viagem"),
+    ("/exportar", "extrato-completo.csv"),
+    ("/ajuda", "• /ajuda: esta mensagem"),
+    ("/help", "• /ajuda: esta mensagem"),
+    ("/apagar", "Casa no terminal"),
+    ("/eu Bruno", "(agora falando: Bruno)"),
+    ("/entrar", "Bruno quer entrar na casa"),
+    ("/sair", "Você não é membro desta casa."),
+)
+
+
+async def test_a_console_session_reaches_every_command(tmp_path: Path) -> None:
+    printed: list[str] = []
+    service = HouseholdService(InMemoryStorage(clock=clock), model=None, clock=clock)
+    console = Console(service, write=printed.append, folder=tmp_path)
+    await console.switch("Ana")
+    typed = {line.split()[0].removeprefix("/") for line, _ in EVERY_COMMAND_SESSION if line.startswith("/")}
+    assert typed - {"eu"} == {name for command in COMMANDS for name in command.names}
+
+    for line, expected in EVERY_COMMAND_SESSION:
+        before = len(printed)
+        await console.handle(line)
+        answer = "\n".join(printed[before:])
+        assert expected in answer, (line, answer)
+        assert "Comando desconhecido" not in answer
+
+    exported = (tmp_path / "extrato-completo.csv").read_bytes()
+    assert exported.startswith("\ufeff".encode()) and "37,90".encode() in exported
