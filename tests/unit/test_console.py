@@ -198,4 +198,4 @@ async def test_a_console_session_reaches_every_command(tmp_path: Path) -> None:
         assert "Comando desconhecido" not in answer
 
     exported = (tmp_path / "extrato-completo.csv").read_bytes()
-    assert exported.startswith("\ufeff".encode()) and "37,90".encode() in exported
+    assert exported.startswith("\ufeff".encode()) and b"37,90" in exported
