@@ -61,10 +61,11 @@ class Command:
         return f"Use: {self.form}\nEx.: {self.usage_example or self.example}"
 
 
-def _write(name: str, form: str, does: str, example: str, menu: str, parse: WriteParser, **more: Any) -> Command:
+def _write(name: str, form: str, does: str, example: str, menu: str, parse: WriteParser, *,
+           essential: bool = False) -> Command:
     """A write command: a preview through the same tool as the agent's, without any model."""
     return Command(name, form, does, example, handlers.write_command, console_commands.propose,
-                   menu=menu, parse=parse, **more)
+                   menu=menu, parse=parse, essential=essential)
 
 
 def help_text() -> str:
