@@ -197,7 +197,7 @@ def answering(text: Callable[[], str]) -> Callable[[Update, ContextTypes.DEFAULT
 
 
 async def write_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/gasto, /despesa, /ajuste, /aporte, /meta, /renomear, /arquivar: a preview without any model."""
+    """A write command (/gasto, /despesa, …; bot/command_registry.py): a preview without any model."""
     message = update.effective_message
     assert message is not None and message.text is not None
     command = message.text.split()[0].lstrip("/").split("@")[0].lower()
