@@ -128,6 +128,25 @@ def _any_money(value: Any) -> str:
     return _plain(value)
 
 
+def _plain(value: Any) -> str:
+    """A value of a read tool's result as readable text, never with braces or a repr."""
+    if isinstance(value, Money):
+        return money(value)
+    if isinstance(value, bool):
+        return "sim" if value else "não"
+    if isinstance(value, Decimal | int):
+        return format_decimal(value, locale=LOCALE)
+    if isinstance(value, date):
+        return date_br(value)
+    if isinstance(value, Mapping):
+        if "amount" in value and "currency" in value:
+            return money_from_dict(value)
+        return "; ".join(_plain(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return _names([_plain(v) for v in value])
+    return str(value)
+
+
 def _decimal(value: Any) -> Decimal | None:
     if isinstance(value, bool):
         return None
@@ -377,25 +396,6 @@ _TEXTS: Final[Mapping[type[Preview], _ToolText[Any]]] = {
         "↩️ Desfazer operação", "↩️ Operação desfeita", _undo_facts,
         lambda p: f"desfazer {_summary(p.original)}"),
 }
-
-
-def _plain(value: Any) -> str:
-    """A value of a read tool's result as readable text, never with braces or a repr."""
-    if isinstance(value, Money):
-        return money(value)
-    if isinstance(value, bool):
-        return "sim" if value else "não"
-    if isinstance(value, Decimal | int):
-        return format_decimal(value, locale=LOCALE)
-    if isinstance(value, date):
-        return date_br(value)
-    if isinstance(value, Mapping):
-        if "amount" in value and "currency" in value:
-            return money_from_dict(value)
-        return "; ".join(_plain(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return _names([_plain(v) for v in value])
-    return str(value)
 
 
 def _typed(tool: str, preview: Preview | Mapping[str, Any]) -> Preview:
