@@ -21,6 +21,7 @@ from domain.agent.model import LanguageModel, ModelFailure
 from domain.agent.operations import OperationStatus
 from domain.agent.statement_suggestions import suggest_expenses
 from domain.agent.tools import WriteTool
+from domain.agent.tools.statements import ImportStatementTool
 from domain.errors import DomainError
 from domain.statements import (
     MAX_STATEMENT_BYTES,
@@ -38,7 +39,7 @@ log = logging.getLogger(__name__)
 MAX_AUDIO_SECONDS = 5 * 60
 MAX_FILE_BYTES = 20 * 1024 * 1024  # what getFile serves to a bot
 MEGABYTE = 1024 * 1024
-IMPORT_TOOL = "importStatement"
+IMPORT_TOOL = ImportStatementTool.name
 
 
 class Transcriber(Protocol):

@@ -11,11 +11,13 @@ from pydantic import Field
 
 from bot.ports import Storage
 from domain.agent.operations import OperationLog
+from domain.agent.previews import ErasePreview, JoinPreview
 from domain.agent.tools.base import Staged, WriteArgs, WriteTool
+from domain.agent.tools.registry import ERASE_HOUSEHOLD, JOIN_HOUSEHOLD
 from domain.errors import DomainError, DuplicateName
 
-JOIN = "joinHousehold"
-ERASE = "eraseHousehold"
+JOIN = JOIN_HOUSEHOLD
+ERASE = ERASE_HOUSEHOLD
 
 
 class AlreadyMember(DomainError):
@@ -35,6 +37,7 @@ class JoinHouseholdTool(WriteTool[JoinArgs]):
     name = JOIN
     description = "Admit a person to the household (the bot's, never offered to the model)."
     args_model = JoinArgs
+    offered = False
 
     def __init__(self, storage: Storage, chat_id: int, household_id: str,
                  operations: OperationLog | None = None) -> None:
@@ -60,7 +63,7 @@ class JoinHouseholdTool(WriteTool[JoinArgs]):
             if linked is None:
                 await self.storage.directory.link_member(self.chat_id, args.user_id, member.id)
 
-        return Staged({"name": member.name}, commit)
+        return Staged(JoinPreview(member.name), commit)
 
 
 class EraseArgs(WriteArgs):
@@ -74,6 +77,7 @@ class EraseHouseholdTool(WriteTool[EraseArgs]):
     name = ERASE
     description = "Erase every record of the household (the bot's, never offered to the model)."
     args_model = EraseArgs
+    offered = False
 
     def __init__(self, storage: Storage, household_id: str,
                  operations: OperationLog | None = None) -> None:
@@ -87,4 +91,4 @@ class EraseHouseholdTool(WriteTool[EraseArgs]):
         async def commit() -> None:
             await self.storage.erase_household(household.id)
 
-        return Staged({"household": household.name}, commit)
+        return Staged(ErasePreview(household.name), commit)

@@ -10,20 +10,36 @@ it cannot read is shown as given instead of raising.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar
 
 from babel.dates import format_date
 from babel.lists import format_list
 from babel.numbers import format_currency, format_decimal
 
 from bot.parsing import ParseError
+from domain.agent.previews import (
+    AdjustmentPreview,
+    ArchivePreview,
+    AsideLine,
+    ContributionPreview,
+    ErasePreview,
+    ExpensePreview,
+    GoalPreview,
+    ImportPreview,
+    IncomePreview,
+    JoinPreview,
+    Preview,
+    RenamePreview,
+    SpendPreview,
+    UndoPreview,
+)
 from domain.agent.reports import BudgetReport, GoalReport
+from domain.agent.tools.registry import read_preview
 from domain.errors import DomainError
 from domain.money import Money, Period, minor_units
 from domain.text import shorten
@@ -48,7 +64,10 @@ __all__ = [
     "month_br",
     "no_model_text",
     "not_a_member_alert",
+    "preview_facts",
+    "preview_summary",
     "preview_text",
+    "preview_title",
     "superseded_text",
     "unknown_operation_alert",
 ]
@@ -107,6 +126,25 @@ def _any_money(value: Any) -> str:
     if isinstance(value, str):
         return money_from_plain(value)
     return _plain(value)
+
+
+def _plain(value: Any) -> str:
+    """A value of a read tool's result as readable text, never with braces or a repr."""
+    if isinstance(value, Money):
+        return money(value)
+    if isinstance(value, bool):
+        return "sim" if value else "não"
+    if isinstance(value, Decimal | int):
+        return format_decimal(value, locale=LOCALE)
+    if isinstance(value, date):
+        return date_br(value)
+    if isinstance(value, Mapping):
+        if "amount" in value and "currency" in value:
+            return money_from_dict(value)
+        return "; ".join(_plain(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return _names([_plain(v) for v in value])
+    return str(value)
 
 
 def _decimal(value: Any) -> Decimal | None:
@@ -180,72 +218,74 @@ def _bar(percent: int) -> str:
 
 
 # --------------------------------------------------------------------------- previews
+# One text per preview type (domain/agent/previews.py): a stored preview is read back as its
+# tool's type (the registry), so a shape the renderer does not expect fails loudly in a test
+# instead of showing something else quietly.
 
-Facts = Callable[[Mapping[str, Any]], list[str]]
+P = TypeVar("P", bound=Preview)
 
 
 @dataclass(frozen=True)
-class _ToolText:
-    title: str  # what the preview proposes: "📝 Registrar gasto"
-    done: str  # what the confirmed message says happened: "✅ Gasto registrado"
-    facts: Facts  # the lines every message about the operation shows
-    summary: Callable[[Mapping[str, Any]], str]  # one line, for cancelled and expired messages
-    headline: Callable[[Mapping[str, Any]], str] | None = None  # a preview's title built from it
+class _ToolText(Generic[P]):
+    title: str | Callable[[P], str]  # what the preview proposes: "📝 Registrar gasto"
+    done: str | Callable[[P], str]  # what the confirmed message says happened: "✅ Gasto registrado"
+    facts: Callable[[P], list[str]]  # the lines every message about the operation shows
+    summary: Callable[[P], str]  # one line, for cancelled and expired messages
 
 
-def _record_spend_facts(p: Mapping[str, Any]) -> list[str]:
+def _record_spend_facts(p: SpendPreview) -> list[str]:
     return [
-        f"Despesa: {p['expense']}",
-        f"Mês: {month_br(p['period'])}",
-        f"Valor: {_any_money(p['delta'])}",
-        f"Total gasto no mês: {_any_money(p['newActual'])}",
+        f"Despesa: {p.expense}",
+        f"Mês: {month_br(p.period)}",
+        f"Valor: {money(p.delta)}",
+        f"Total gasto no mês: {money(p.new_actual)}",
     ]
 
 
-def _register_expense_facts(p: Mapping[str, Any]) -> list[str]:
-    lines = [f"Nome: {p['name']}", f"Valor previsto por mês: {_any_money(p['expected'])}"]
-    if p.get("category"):
-        lines.append(f"Categoria: {p['category']}")
-    if p.get("billingDay"):
-        lines.append(f"Vencimento: todo dia {p['billingDay']}")
-    if p.get("paymentMethod"):
-        lines.append(f"Forma de pagamento: {p['paymentMethod']}")
+def _register_expense_facts(p: ExpensePreview) -> list[str]:
+    lines = [f"Nome: {p.name}", f"Valor previsto por mês: {money(p.expected)}"]
+    if p.category:
+        lines.append(f"Categoria: {p.category}")
+    if p.billing_day:
+        lines.append(f"Vencimento: todo dia {p.billing_day}")
+    if p.payment_method:
+        lines.append(f"Forma de pagamento: {p.payment_method}")
     return lines
 
 
-def _adjust_expense_facts(p: Mapping[str, Any]) -> list[str]:
+def _adjust_expense_facts(p: AdjustmentPreview) -> list[str]:
     return [
-        f"Despesa: {p['expense']}",
-        f"Valor previsto: {_any_money(p['oldExpected'])} → {_any_money(p['newExpected'])}",
+        f"Despesa: {p.expense}",
+        f"Valor previsto: {money(p.old_expected)} → {money(p.new_expected)}",
     ]
 
 
-def _contribute_facts(p: Mapping[str, Any]) -> list[str]:
+def _contribute_facts(p: ContributionPreview) -> list[str]:
     lines = [
-        f"Meta: {p['goal']}",
-        f"Pago por: {p['paidBy']}",
-        f"Valor: {_any_money(p['amount'])}",
-        f"Data: {date_br(p['date'])}",
+        f"Meta: {p.goal}",
+        f"Pago por: {p.paid_by}",
+        f"Valor: {money(p.amount)}",
+        f"Data: {date_br(p.date)}",
     ]
-    if p.get("newSavedByCurrency"):
-        lines.append(f"Guardado até agora: {_saved_by_currency(p['newSavedByCurrency'])}")
+    if p.new_saved_by_currency:
+        lines.append(f"Guardado até agora: {_names([money(m) for m in p.new_saved_by_currency])}")
     return lines
 
 
-def _create_goal_facts(p: Mapping[str, Any]) -> list[str]:
-    lines = [f"Nome: {p['name']}", f"Valor da meta: {_any_money(p['target'])}"]
-    lines.append(f"Prazo: {date_br(p['deadline'])}" if p.get("deadline") else "Prazo: sem prazo")
-    lines.append(f"Participantes: {_names(list(p.get('contributors') or []))}")
-    if p.get("requiredMonthly"):
-        lines.append(f"Guardar por mês: {_any_money(p['requiredMonthly'])}")
+def _create_goal_facts(p: GoalPreview) -> list[str]:
+    lines = [f"Nome: {p.name}", f"Valor da meta: {money(p.target)}"]
+    lines.append(f"Prazo: {date_br(p.deadline)}" if p.deadline else "Prazo: sem prazo")
+    lines.append(f"Participantes: {_names(p.contributors)}")
+    if p.required_monthly is not None:
+        lines.append(f"Guardar por mês: {money(p.required_monthly)}")
     return lines
 
 
-def _set_income_facts(p: Mapping[str, Any]) -> list[str]:
-    old = p.get("oldIncome")
+def _set_income_facts(p: IncomePreview) -> list[str]:
+    old = p.old_income
     return [
-        f"Nova renda: {_any_money(p['income'])}",
-        f"Renda anterior: {_any_money(old) if old else 'não informada'}",
+        f"Nova renda: {money(p.income)}",
+        f"Renda anterior: {money(old) if old is not None else 'não informada'}",
     ]
 
 
@@ -258,229 +298,176 @@ def _clip(text: Any, limit: int = SHOWN_DESCRIPTION_CHARS) -> str:
     return shorten(" ".join(str(text).split()), limit)
 
 
-def _import_facts(p: Mapping[str, Any]) -> list[str]:
-    lines = [f"Arquivo: {_clip(p['file'])}", ""]
-    for group in p["groups"]:
-        count = int(group["count"])
-        suggested = int(group.get("suggested") or 0)
-        lines.append(f"• {_clip(group['expense'])}: {count} {'lançamento' if count == 1 else 'lançamentos'}, "
-                     f"{_any_money(group['total'])}"
+def _import_facts(p: ImportPreview) -> list[str]:
+    lines = [f"Arquivo: {_clip(p.file)}", ""]
+    for group in p.groups:
+        suggested = group.suggested
+        lines.append(f"• {_clip(group.expense)}: {_count_word(group.count)}, {money(group.total)}"
                      + (f" ({suggested} sugerido{'s' if suggested > 1 else ''} pelo modelo)" if suggested else ""))
-    lines.append(f"Total: {_any_money(p['total'])}")
-    aside = [("Sem despesa correspondente (não serão importados)", p.get("unmatched") or []),
-             ("Créditos (estornos, salário; não são gastos, não serão importados)", p.get("credits") or [])]
+    lines.append(f"Total: {money(p.total)}")
+    aside = [("Sem despesa correspondente (não serão importados)", p.unmatched),
+             ("Créditos (estornos, salário; não são gastos, não serão importados)", p.credits)]
     shown = [line for title, entries in aside for line in _aside_lines(title, entries, SHOWN_ASIDE_LINES)]
     if sum(len(line) + 1 for line in [*lines, *shown]) > IMPORT_TEXT_BUDGET:
         shown = [line for title, entries in aside for line in _aside_lines(title, entries, 0)]
     lines += shown
-    skipped = int(p.get("skipped") or 0)
-    if skipped:
-        lines += ["", f"Já importados antes (ignorados): {skipped}"]
+    if p.skipped:
+        lines += ["", f"Já importados antes (ignorados): {p.skipped}"]
     return lines
 
 
-def _aside_lines(title: str, entries: Sequence[Mapping[str, Any]], shown: int) -> list[str]:
+def _aside_lines(title: str, entries: Sequence[AsideLine], shown: int) -> list[str]:
     if not entries:
         return []
     lines = ["", f"{title}: {len(entries)}"]
     for entry in entries[:shown]:
-        amount = entry["amount"]
-        if isinstance(amount, Mapping):
-            amount = {**amount, "amount": abs(_decimal(amount.get("amount")) or Decimal(0))}
-        lines.append(f"• {date_br(entry['date'])} {_clip(entry['description'])}: {_any_money(amount)}")
+        amount = Money(abs(entry.amount.amount), entry.amount.currency)
+        lines.append(f"• {date_br(entry.date)} {_clip(entry.description)}: {money(amount)}")
     if len(entries) > shown and shown:
         lines.append(f"• … e mais {len(entries) - shown}")
     return lines
 
 
-def _count_word(count: Any) -> str:
-    return f"{count} {'lançamento' if int(count) == 1 else 'lançamentos'}"
+def _count_word(count: int) -> str:
+    return f"{count} {'lançamento' if count == 1 else 'lançamentos'}"
 
 
 _KIND_WORDS: Final = {"expense": "Despesa", "goal": "Meta"}
 
 
-def _rename_facts(p: Mapping[str, Any]) -> list[str]:
-    return [f"{_KIND_WORDS[p['kind']]}: {p['oldName']}", f"Novo nome: {p['newName']}"]
+def _rename_facts(p: RenamePreview) -> list[str]:
+    return [f"{_KIND_WORDS[p.kind]}: {p.old_name}", f"Novo nome: {p.new_name}"]
 
 
-def _archive_facts(p: Mapping[str, Any]) -> list[str]:
-    return [f"{_KIND_WORDS[p['kind']]}: {p['name']}",
+def _archive_facts(p: ArchivePreview) -> list[str]:
+    return [f"{_KIND_WORDS[p.kind]}: {p.name}",
             "Sai do resumo e das conversas; o histórico fica no extrato."]
 
 
-def _undo_facts(p: Mapping[str, Any]) -> list[str]:
-    return [f"Operação: {_summary(str(p['tool']), p['original'])}",
+def _undo_facts(p: UndoPreview) -> list[str]:
+    return [f"Operação: {_summary(p.original)}",
             "Os totais voltam a ser como se ela não tivesse acontecido; o extrato guarda as duas."]
 
 
-_TOOLS: Final[Mapping[str, _ToolText]] = {
-    "recordSpend": _ToolText(
+def _erase_facts(p: ErasePreview) -> list[str]:
+    return [f"Casa: {p.household}",
+            "Serão apagados: despesas, gastos, metas, aportes, membros, conversas, "
+            "propostas e as mensagens guardadas desta conversa.",
+            "Isso não pode ser desfeito."]
+
+
+_TEXTS: Final[Mapping[type[Preview], _ToolText[Any]]] = {
+    SpendPreview: _ToolText[SpendPreview](
         "📝 Registrar gasto", "✅ Gasto registrado", _record_spend_facts,
-        lambda p: f"gasto de {_any_money(p['delta'])} em {p['expense']}, {month_br(p['period'])}"),
-    "registerExpense": _ToolText(
+        lambda p: f"gasto de {money(p.delta)} em {p.expense}, {month_br(p.period)}"),
+    ExpensePreview: _ToolText[ExpensePreview](
         "🆕 Cadastrar despesa mensal", "✅ Despesa cadastrada", _register_expense_facts,
-        lambda p: f"despesa {p['name']}, {_any_money(p['expected'])} por mês"),
-    "adjustExpense": _ToolText(
+        lambda p: f"despesa {p.name}, {money(p.expected)} por mês"),
+    AdjustmentPreview: _ToolText[AdjustmentPreview](
         "✏️ Ajustar despesa", "✅ Despesa ajustada", _adjust_expense_facts,
-        lambda p: f"ajuste de {p['expense']} para {_any_money(p['newExpected'])}"),
-    "contributeToGoal": _ToolText(
+        lambda p: f"ajuste de {p.expense} para {money(p.new_expected)}"),
+    ContributionPreview: _ToolText[ContributionPreview](
         "💰 Registrar aporte", "✅ Aporte registrado", _contribute_facts,
-        lambda p: f"aporte de {_any_money(p['amount'])} na meta {p['goal']}, pago por {p['paidBy']}"),
-    "createGoal": _ToolText(
+        lambda p: f"aporte de {money(p.amount)} na meta {p.goal}, pago por {p.paid_by}"),
+    GoalPreview: _ToolText[GoalPreview](
         "🎯 Criar meta", "✅ Meta criada", _create_goal_facts,
-        lambda p: f"meta {p['name']}, {_any_money(p['target'])}"),
-    "joinHousehold": _ToolText(
-        "👋 Entrar na casa", "✅ Entrada na casa confirmada",
-        lambda p: [f"Novo membro: {p['name']}", "Só quem já é membro da casa pode confirmar."],
-        lambda p: f"entrada de {p['name']} na casa",
-        lambda p: f"👋 {p['name']} quer entrar na casa"),
-    "eraseHousehold": _ToolText(
-        "🗑️ Apagar todos os dados da casa", "🗑️ Dados da casa apagados",
-        lambda p: [f"Casa: {p['household']}",
-                   "Serão apagados: despesas, gastos, metas, aportes, membros, conversas, "
-                   "propostas e as mensagens guardadas desta conversa.",
-                   "Isso não pode ser desfeito."],
-        lambda p: f"apagar todos os dados da casa {p['household']}"),
-    "setIncome": _ToolText(
+        lambda p: f"meta {p.name}, {money(p.target)}"),
+    JoinPreview: _ToolText[JoinPreview](
+        lambda p: f"👋 {p.name} quer entrar na casa", "✅ Entrada na casa confirmada",
+        lambda p: [f"Novo membro: {p.name}", "Só quem já é membro da casa pode confirmar."],
+        lambda p: f"entrada de {p.name} na casa"),
+    ErasePreview: _ToolText[ErasePreview](
+        "🗑️ Apagar todos os dados da casa", "🗑️ Dados da casa apagados", _erase_facts,
+        lambda p: f"apagar todos os dados da casa {p.household}"),
+    IncomePreview: _ToolText[IncomePreview](
         "💵 Atualizar renda mensal", "✅ Renda mensal atualizada", _set_income_facts,
-        lambda p: f"renda mensal de {_any_money(p['income'])}"),
-    # The title is built per preview ("Importar 12 lançamentos"): see _title.
-    "importStatement": _ToolText(
-        "🏦 Importar lançamentos", "✅ Lançamentos importados", _import_facts,
-        lambda p: f"importar {_count_word(p['count'])} do extrato {p['file']}, {_any_money(p['total'])}"),
-
-
-    "renameItem": _ToolText(
+        lambda p: f"renda mensal de {money(p.income)}"),
+    ImportPreview: _ToolText[ImportPreview](
+        lambda p: f"🏦 Importar {_count_word(p.count)}", lambda p: f"✅ {_count_word(p.count)} importados",
+        _import_facts,
+        lambda p: f"importar {_count_word(p.count)} do extrato {p.file}, {money(p.total)}"),
+    RenamePreview: _ToolText[RenamePreview](
         "✏️ Renomear", "✅ Renomeado", _rename_facts,
-        lambda p: f"renomear {p['oldName']} para {p['newName']}"),
-    "archiveItem": _ToolText(
+        lambda p: f"renomear {p.old_name} para {p.new_name}"),
+    ArchivePreview: _ToolText[ArchivePreview](
         "🗄️ Arquivar", "✅ Arquivado", _archive_facts,
-        lambda p: f"arquivar {p['name']}"),
-    "undoOperation": _ToolText(
+        lambda p: f"arquivar {p.name}"),
+    UndoPreview: _ToolText[UndoPreview](
         "↩️ Desfazer operação", "↩️ Operação desfeita", _undo_facts,
-        lambda p: f"desfazer {_summary(str(p['tool']), p['original'])}"),
+        lambda p: f"desfazer {_summary(p.original)}"),
 }
 
-# Labels for previews of tools this module does not know yet.
-_LABELS: Final[Mapping[str, str]] = {
-    "name": "Nome", "expense": "Despesa", "goal": "Meta", "period": "Mês", "date": "Data",
-    "deadline": "Prazo", "amount": "Valor", "delta": "Valor", "expected": "Valor previsto",
-    "target": "Valor da meta", "paidBy": "Pago por", "contributors": "Participantes",
-    "category": "Categoria", "billingDay": "Dia de vencimento", "paymentMethod": "Forma de pagamento",
-    "income": "Renda", "oldIncome": "Renda anterior", "newActual": "Total gasto no mês",
-    "oldExpected": "Valor previsto anterior", "newExpected": "Novo valor previsto",
-    "requiredMonthly": "Guardar por mês", "newSavedByCurrency": "Guardado até agora",
-    "currency": "Moeda",
-}
 
-def _generic_facts(preview: Mapping[str, Any]) -> list[str]:
-    lines = []
-    for key, value in preview.items():
-        if value is None or value == "" or value == [] or value == {}:
-            continue
-        label = _LABELS.get(str(key)) or _humanize(str(key))
-        lines.append(f"{label}: {_plain(value, key=str(key))}")
-    return lines
+def _typed(tool: str, preview: Preview | Mapping[str, Any]) -> Preview:
+    """The preview as its tool's type: a stored one (the operation log's JSON) is read back."""
+    if isinstance(preview, Preview):
+        return preview
+    return read_preview(tool, preview)
 
 
-_GENERIC: Final = _ToolText(
-    "📝 Confirmar operação", "✅ Operação confirmada",
-    _generic_facts, lambda p: "; ".join(_generic_facts(p)) or "operação")
-
-
-def _humanize(key: str) -> str:
-    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", key).replace("_", " ").strip().lower()
-    return words[:1].upper() + words[1:] if words else "Valor"
-
-
-def _plain(value: Any, *, key: str = "") -> str:
-    """Any value as readable text, never with braces or a repr."""
-    if isinstance(value, Money):
-        return money(value)
-    if isinstance(value, bool):
-        return "sim" if value else "não"
-    if isinstance(value, Decimal | int):
-        return format_decimal(value, locale=LOCALE)
-    if isinstance(value, date):
-        return date_br(value)
-    if isinstance(value, Mapping):
-        if "amount" in value and "currency" in value:
-            return money_from_dict(value)
-        if value and all(isinstance(v, Mapping) and "amount" in v for v in value.values()):
-            return _saved_by_currency(value)
-        return "; ".join(f"{_LABELS.get(str(k)) or _humanize(str(k))}: {_plain(v)}"
-                         for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return _names([_plain(v) for v in value])
-    text = str(value)
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-        return date_br(text)
-    if key == "period" and re.fullmatch(r"\d{4}-\d{2}", text):
-        return month_br(text)
-    if re.fullmatch(r"[A-Z]{3} -?\d+(\.\d+)?", text):
-        return money_from_plain(text)
+def _text(preview: Preview) -> _ToolText[Any]:
+    text = _TEXTS.get(type(preview))
+    if text is None:
+        raise TypeError(f"no pt-BR text for {type(preview).__name__}: add it to rendering._TEXTS")
     return text
 
 
-def _facts(tool: str, preview: Mapping[str, Any]) -> tuple[_ToolText, list[str]]:
-    """The tool's own wording; the generic one if the preview lacks what it expects."""
-    text = _TOOLS.get(tool, _GENERIC)
-    try:
-        return text, text.facts(preview)
-    except (KeyError, TypeError, ValueError, ArithmeticError, DomainError):
-        return _GENERIC, _generic_facts(preview)
+def _summary(preview: Preview) -> str:
+    summary: str = _text(preview).summary(preview)
+    return summary
 
 
-def _summary(tool: str, preview: Mapping[str, Any]) -> str:
-    text = _TOOLS.get(tool, _GENERIC)
-    try:
-        return text.summary(preview)
-    except (KeyError, TypeError, ValueError, ArithmeticError, DomainError):
-        return _GENERIC.summary(preview)
+def _title(preview: Preview, *, done: bool) -> str:
+    text = _text(preview)
+    title = text.done if done else text.title
+    return title if isinstance(title, str) else title(preview)
 
 
-def _title(tool: str, text: _ToolText, preview: Mapping[str, Any], *, done: bool) -> str:
-    if tool == "importStatement" and text is not _GENERIC:
-        count = _count_word(preview["count"])
-        return f"✅ {count} importados" if done else f"🏦 Importar {count}"
-    if done:
-        return text.done
-    if text.headline is not None:
-        with contextlib.suppress(KeyError, TypeError, ValueError):
-            return text.headline(preview)
-    return text.title
+def preview_title(preview: Preview) -> str:
+    """What the preview proposes, in one line: its message's first line."""
+    return _title(preview, done=False)
 
 
-def preview_text(tool: str, preview: Mapping[str, Any]) -> str:
+def preview_facts(preview: Preview) -> list[str]:
+    """The lines every message about the operation shows."""
+    facts: list[str] = _text(preview).facts(preview)
+    return facts
+
+
+def preview_summary(preview: Preview) -> str:
+    """The operation in one line, for cancelled and expired messages."""
+    return _summary(preview)
+
+
+def preview_text(tool: str, preview: Preview | Mapping[str, Any]) -> str:
     """A write tool's preview as the message shown above the Confirmar/Cancelar buttons."""
-    text, facts = _facts(tool, preview)
-    return "\n".join([_title(tool, text, preview, done=False), *facts, "", CONFIRM_QUESTION])
+    typed = _typed(tool, preview)
+    return "\n".join([_title(typed, done=False), *preview_facts(typed), "", CONFIRM_QUESTION])
 
 
-def confirmed_text(tool: str, preview: Mapping[str, Any], by: str | None) -> str:
+def confirmed_text(tool: str, preview: Preview | Mapping[str, Any], by: str | None) -> str:
     """The preview message once confirmed: what was written and who confirmed it."""
-    text, facts = _facts(tool, preview)
-    return "\n".join([f"{_title(tool, text, preview, done=True)}{_by(by)}", *facts])
+    typed = _typed(tool, preview)
+    return "\n".join([f"{_title(typed, done=True)}{_by(by)}", *preview_facts(typed)])
 
 
-def cancelled_text(tool: str, preview: Mapping[str, Any], by: str | None) -> str:
+def cancelled_text(tool: str, preview: Preview | Mapping[str, Any], by: str | None) -> str:
     """The preview message once cancelled; it can never be confirmed afterwards."""
     return (f"❌ Cancelado{_by(by)}. Nada foi registrado.\n"
-            f"Proposta: {_summary(tool, preview)}")
+            f"Proposta: {_summary(_typed(tool, preview))}")
 
 
-def expired_text(tool: str, preview: Mapping[str, Any]) -> str:
+def expired_text(tool: str, preview: Preview | Mapping[str, Any]) -> str:
     """The preview message once it waited too long to be confirmed."""
     return ("⌛ Esta proposta expirou. Nada foi registrado.\n"
-            f"Proposta: {_summary(tool, preview)}\n"
+            f"Proposta: {_summary(_typed(tool, preview))}\n"
             "Se ainda quiser, peça de novo.")
 
 
-def superseded_text(tool: str, preview: Mapping[str, Any]) -> str:
+def superseded_text(tool: str, preview: Preview | Mapping[str, Any]) -> str:
     """The preview message once a newer preview of the same operation replaced it."""
     return ("↩️ Substituída por uma proposta mais nova (veja abaixo). Nada foi registrado.\n"
-            f"Proposta antiga: {_summary(tool, preview)}")
+            f"Proposta antiga: {_summary(_typed(tool, preview))}")
 
 
 def _by(name: str | None) -> str:

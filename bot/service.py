@@ -10,7 +10,7 @@ import logging
 import re
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from datetime import timedelta
 from typing import Any, BinaryIO
 from zoneinfo import ZoneInfo
@@ -25,6 +25,15 @@ from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
 from domain.agent.conversation import ConversationStore, Message
 from domain.agent.model import LanguageModel
 from domain.agent.operations import DEFAULT_TTL, UNDO_TOOL, Operation, OperationLog, OperationStatus
+from domain.agent.previews import (
+    AdjustmentPreview,
+    ContributionPreview,
+    ErasePreview,
+    JoinPreview,
+    SpendPreview,
+    UndoPreview,
+)
+from domain.agent.previews import Preview as OperationPreview
 from domain.agent.prompt import system_prompt
 from domain.agent.receipts import ToolReceipt
 from domain.agent.toolbox import household_tools
@@ -34,6 +43,7 @@ from domain.agent.tools import (
     WriteTool,
 )
 from domain.agent.tools.goals import goal_matching, goal_report
+from domain.agent.tools.registry import read_preview
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget, RecurringExpense
 from domain.errors import DomainError, DuplicateName, NotFound, OperationClosed
@@ -365,27 +375,27 @@ class HouseholdService:
         shown = await self._shown(context, operation)
         return Preview(operation.operation_id, operation.key, rendering.preview_text(operation.tool, shown))
 
-    async def _shown(self, context: ChatContext, operation: Operation) -> dict[str, Any]:
+    async def _shown(self, context: ChatContext, operation: Operation) -> OperationPreview:
         """The preview as a person should read it: the expense or goal as the household spells
         it ("Lua de mel", not the "lua" that was typed), so the member sees what will change.
         The stored preview keeps the model's words, as the contract wants; what is shown has
         every text made safe (no line breaks, control or invisible characters)."""
-        shown = await self._spelled(context, operation.preview)
-        if isinstance(shown.get("original"), dict):  # an undo shows the operation it undoes
-            shown["original"] = await self._spelled(context, shown["original"])
-        return {key: _safe(value) for key, value in shown.items()}
+        shown = await self._spelled(context, read_preview(operation.tool, operation.preview))
+        if isinstance(shown, UndoPreview):  # an undo shows the operation it undoes
+            shown = replace(shown, original=await self._spelled(context, shown.original))
+        safe: OperationPreview = _safe(shown)
+        return safe
 
-    async def _spelled(self, context: ChatContext, preview: dict[str, Any]) -> dict[str, Any]:
-        shown = dict(preview)
+    async def _spelled(self, context: ChatContext, preview: OperationPreview) -> OperationPreview:
         try:
-            if isinstance(shown.get("expense"), str):
-                shown["expense"] = (await self._expense_named(context, shown["expense"])).name
-            if isinstance(shown.get("goal"), str):
+            if isinstance(preview, SpendPreview | AdjustmentPreview):
+                preview = replace(preview, expense=(await self._expense_named(context, preview.expense)).name)
+            if isinstance(preview, ContributionPreview):
                 goals = await self.storage.goals.list(context.link.household_id, history=False)
-                shown["goal"] = goal_matching(goals, shown["goal"]).name
+                preview = replace(preview, goal=goal_matching(goals, preview.goal).name)
         except DomainError:
             pass  # renamed or gone since: show the words as given
-        return shown
+        return preview
 
     async def _expense_named(self, context: ChatContext, name: str) -> RecurringExpense:
         """The expense that answers to `name`, from the budget loaded earlier in this update when it
@@ -456,7 +466,7 @@ class HouseholdService:
             refusal = self._month_refusal(context, str(period))
             if refusal is not None:
                 return refusal
-            tool = context.tool("budgetStatus")
+            tool = context.tool(BudgetTool.name)
             assert isinstance(tool, BudgetTool)
             report = await tool.report(period)
         return rendering.budget_report_text(report)
@@ -617,7 +627,9 @@ class HouseholdService:
         if not requester or operation is None:
             return PressResult(rendering.not_a_member_alert(), alert=True)
         if action == CANCEL:
-            return await self._cancel(context, operation, Member(id="", name=operation.preview.get("name", "")))
+            joining = read_preview(operation.tool, operation.preview)
+            assert isinstance(joining, JoinPreview)
+            return await self._cancel(context, operation, Member(id="", name=joining.name))
         return PressResult(rendering.own_join_alert(), alert=True)
 
     async def _confirm(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
@@ -638,7 +650,9 @@ class HouseholdService:
             return PressResult(rendering.error_text(error)[:200], alert=True)
         if operation.tool == ERASE and receipt.persisted:
             self.storage.directory.forget_chat(context.chat_id)
-            erased = rendering.erased_text(str(operation.preview.get("household", "")), member.name)
+            erasing = read_preview(operation.tool, operation.preview)
+            assert isinstance(erasing, ErasePreview)
+            erased = rendering.erased_text(erasing.household, member.name)
             edit = Edit(operation.message_id, erased) if operation.message_id is not None else None
             return PressResult(rendering.confirmed_answer(), edit=edit)
         async with self.storage.reading_together():
@@ -646,7 +660,9 @@ class HouseholdService:
             edit = await self._final_edit(context, current)
             undone = None
             if receipt.persisted and current.tool == UNDO_TOOL:  # the undone message loses its button
-                target = await context.operations.get(str(current.preview.get("operation")))
+                undoing = read_preview(current.tool, current.preview)
+                assert isinstance(undoing, UndoPreview)
+                target = await context.operations.get(undoing.operation)
                 undone = await self._final_edit(context, target) if target is not None else None
         answer = rendering.confirmed_answer() if receipt.persisted else rendering.already_confirmed_alert()
         return PressResult(answer, edit=edit, undone=undone)
@@ -733,11 +749,11 @@ def _safe(value: Any) -> Any:
     """A preview's text values as they may be shown (domain.text.safe_text)."""
     if isinstance(value, str):
         return safe_text(value)
-    if isinstance(value, list):
-        return [_safe(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _safe(item) for key, item in value.items()}
-    return value
+    if isinstance(value, tuple):
+        return tuple(_safe(item) for item in value)
+    if isinstance(value, Money | Period) or not is_dataclass(value) or isinstance(value, type):
+        return value
+    return replace(value, **{f.name: _safe(getattr(value, f.name)) for f in fields(value) if f.init})
 
 
 class _History:

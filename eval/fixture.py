@@ -22,7 +22,9 @@ from domain.agent.prompt import system_prompt
 from domain.agent.toolbox import household_tools
 from domain.agent.tools import (
     Tool,
+    UndoOperationTool,
 )
+from domain.agent.tools.registry import TOOLS
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget
 from domain.goals import Goal
@@ -30,9 +32,10 @@ from domain.household import Household
 from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 
-WRITE_TOOLS = ("recordSpend", "registerExpense", "adjustExpense", "contributeToGoal", "createGoal",
-               "setIncome")
-READ_TOOLS = ("budgetStatus", "goalStatus", "checkFeasibility")
+# What the model is offered here (the registry's order). A case's household has no ledger, so
+# there is nothing to undo: undoOperation is the bot's to offer, not the eval's.
+WRITE_TOOLS = tuple(e.name for e in TOOLS if e.writes and e.offered and e.tool is not UndoOperationTool)
+READ_TOOLS = tuple(e.name for e in TOOLS if not e.writes and e.offered)
 SPLITS = ("dev", "test")
 
 HOUSEHOLD_ID = "h-eval"

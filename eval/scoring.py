@@ -19,7 +19,17 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from domain.agent.receipts import ToolReceipt
-from domain.agent.tools import Tool
+from domain.agent.tools import (
+    AdjustExpenseTool,
+    BudgetStatusTool,
+    ContributeToGoalTool,
+    CreateGoalTool,
+    FeasibilityTool,
+    GoalStatusTool,
+    RecordSpendTool,
+    RegisterExpenseTool,
+    Tool,
+)
 from domain.agent.tools.budget import find_expense
 from domain.agent.tools.goals import goal_matching
 from domain.budget import Budget
@@ -32,20 +42,20 @@ from eval.fixture import WRITE_TOOLS
 
 # How each argument is compared; anything else: money by value, numbers as Decimals, text folded.
 ARG_KINDS: dict[tuple[str, str], str] = {
-    ("recordSpend", "expense"): "expense",
-    ("adjustExpense", "expense"): "expense",
-    ("recordSpend", "period"): "period",
-    ("budgetStatus", "period"): "period",
-    ("contributeToGoal", "goal"): "goal",
-    ("goalStatus", "name"): "goal",
-    ("checkFeasibility", "goal"): "goal",
-    ("contributeToGoal", "paidBy"): "member",
-    ("createGoal", "contributors"): "members",
-    ("contributeToGoal", "date"): "date",
-    ("createGoal", "deadline"): "date",
-    ("checkFeasibility", "deadline"): "date",
-    ("goalStatus", "today"): "date",
-    ("registerExpense", "aliases"): "texts",
+    (RecordSpendTool.name, "expense"): "expense",
+    (AdjustExpenseTool.name, "expense"): "expense",
+    (RecordSpendTool.name, "period"): "period",
+    (BudgetStatusTool.name, "period"): "period",
+    (ContributeToGoalTool.name, "goal"): "goal",
+    (GoalStatusTool.name, "name"): "goal",
+    (FeasibilityTool.name, "goal"): "goal",
+    (ContributeToGoalTool.name, "paidBy"): "member",
+    (CreateGoalTool.name, "contributors"): "members",
+    (ContributeToGoalTool.name, "date"): "date",
+    (CreateGoalTool.name, "deadline"): "date",
+    (FeasibilityTool.name, "deadline"): "date",
+    (GoalStatusTool.name, "today"): "date",
+    (RegisterExpenseTool.name, "aliases"): "texts",
 }
 NEVER_COMPARED = {"operationId", "operation_id"}
 

@@ -18,6 +18,7 @@ from domain.agent.tools import (
 )
 from domain.agent.tools.base import Reading
 from domain.agent.tools.housekeeping import ArchiveTool, RenameTool
+from domain.agent.tools.registry import TOOLS
 from domain.agent.tools.statements import ImportStatementTool
 from domain.agent.tools.undo import UndoOperationTool
 from domain.household import Household
@@ -65,13 +66,13 @@ def household_tools(
     if statement_imports is not None:
         tools.append(ImportStatementTool(budget_repo, budget_id, household.id, statement_imports,
                                          operations))
-    return [tool.reading_as(reading) for tool in tools]
+    order = {entry.name: index for index, entry in enumerate(TOOLS)}
+    return [tool.reading_as(reading) for tool in sorted(tools, key=lambda tool: order[tool.name])]
 
 
 def build_schemas() -> None:
     """Builds every tool's schema once (pydantic's generation costs tens of ms), so a worker's
     first message does not: called on the warm-up thread at start-up."""
-    for cls in (RecordSpendTool, RegisterExpenseTool, AdjustExpenseTool, SetIncomeTool,
-                ContributeToGoalTool, CreateGoalTool, UndoOperationTool, RenameTool, ArchiveTool,
-                BudgetTool, GoalTool, FeasibilityTool):
-        cls.__new__(cls).schema()
+    for entry in TOOLS:
+        if entry.tool is not None and entry.offered:
+            entry.tool.__new__(entry.tool).schema()

@@ -31,6 +31,7 @@ from bot.rendering import (
     superseded_text,
     unknown_operation_alert,
 )
+from domain.agent.previews import UnreadablePreview
 from domain.agent.tools import (
     AdjustExpenseTool,
     BudgetTool,
@@ -240,21 +241,14 @@ def test_an_income_preview_says_when_there_was_no_income_before() -> None:
     assert "Renda anterior: não informada" in text
 
 
-def test_an_unknown_tool_gets_a_readable_preview_not_json() -> None:
-    text = preview_text("payBill", {"expense": "Luz", "amount": brl("180.5"), "date": "2026-06-10",
-                                    "paid": True, "extra": {"note": "boleto"}})
-    assert text.endswith("Confirma?")
-    assert "Despesa: Luz" in text
-    assert "Valor: R$ 180,50" in text
-    assert "10/06/2026" in text
-    assert_reads_as_prose(text)
+def test_a_preview_of_an_unknown_tool_is_a_programming_error_not_a_guess() -> None:
+    with pytest.raises(UnreadablePreview, match="payBill"):
+        preview_text("payBill", {"expense": "Luz", "amount": brl("180.5"), "date": "2026-06-10"})
 
 
-def test_a_preview_missing_a_field_still_renders_readably() -> None:
-    text = preview_text("recordSpend", {"expense": "Mercado", "delta": brl("10")})
-    assert "Mercado" in text
-    assert "R$ 10,00" in text
-    assert_reads_as_prose(text)
+def test_a_stored_preview_missing_a_field_is_refused_naming_the_field() -> None:
+    with pytest.raises(UnreadablePreview, match="period"):
+        preview_text("recordSpend", {"expense": "Mercado", "delta": brl("10")})
 
 
 # --------------------------------------------------------------------------- outcomes

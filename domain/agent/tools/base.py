@@ -38,6 +38,7 @@ from domain.agent.operations import (
     check_can_propose,
     fingerprint,
 )
+from domain.agent.previews import Preview, preview_json
 from domain.agent.receipts import ToolReceipt
 from domain.errors import ConcurrentModification, InvalidArgument, InvalidMoney
 from domain.ledger import Stamp, stamped
@@ -244,7 +245,7 @@ class ReadTool(Tool[A]):
 class Staged:
     """A change applied to a loaded copy: what the member will see, and how to keep it."""
 
-    preview: dict[str, Any]
+    preview: Preview
     commit: Callable[[], Awaitable[None]]
 
 
@@ -291,18 +292,19 @@ class WriteTool(Tool[W]):
 
     async def _propose(self, args: W, digest: str) -> ToolReceipt:
         staged = await self._stage(args)
+        preview = preview_json(staged.preview)
         await self.operations.propose(
             Operation(
                 operation_id=args.operation_id,
                 tool=self.name,
                 arguments=args.model_dump(mode="json", exclude={"confirm"}),
                 fingerprint=digest,
-                preview=staged.preview,
+                preview=preview,
                 status=OperationStatus.PENDING,
                 created_at=datetime.min,  # the log stamps it with its own clock
             )
         )
-        return ToolReceipt(args.operation_id, staged.preview, confirmed=False, persisted=False)
+        return ToolReceipt(args.operation_id, preview, confirmed=False, persisted=False)
 
     async def _confirm(self, args: W, digest: str, confirmed_by: str | None) -> ToolReceipt:
         for attempt in range(MAX_CONFLICT_RETRIES):
@@ -317,7 +319,7 @@ class WriteTool(Tool[W]):
                     with stamped(self._stamp(args, confirmed_by)):
                         staged = await self._stage(args)
                         await staged.commit()
-                    receipt = ToolReceipt(args.operation_id, staged.preview,
+                    receipt = ToolReceipt(args.operation_id, preview_json(staged.preview),
                                           confirmed=True, persisted=True)
                     confirmation.record(receipt)
                 return receipt

@@ -9,6 +9,7 @@ from pydantic import BeforeValidator, Field
 
 from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today
 from domain.agent.operations import OperationLog
+from domain.agent.previews import AdjustmentPreview, ExpensePreview, IncomePreview, SpendPreview
 from domain.agent.receipts import ToolReceipt
 from domain.agent.reports import BudgetReport, report_json
 from domain.agent.tools.base import (
@@ -19,7 +20,6 @@ from domain.agent.tools.base import (
     WriteArgs,
     WriteTool,
     missing,
-    money_dict,
 )
 from domain.budget import Budget, RecurringExpense
 from domain.errors import InvalidMoney, UnknownExpense
@@ -116,8 +116,7 @@ class RecordSpendTool(_BudgetWriteTool):
         expense = find_expense(budget, args.expense)
         delta = positive(args.amount, "O gasto")
         new_actual = expense.add_to_actual(period, delta)
-        preview = {"expense": args.expense, "period": str(period),
-                   "delta": money_dict(delta), "newActual": money_dict(new_actual)}
+        preview = SpendPreview(args.expense, period, delta, new_actual)
         return Staged(preview, lambda: self.budget_repo.save(budget))
 
 
@@ -152,9 +151,8 @@ class RegisterExpenseTool(_BudgetWriteTool):
             args.name, positive(args.expected, "O valor esperado"), aliases=args.aliases or (),
             category=args.category, billing_day=args.billing_day,
             payment_method=args.payment_method, since=self._this_month())
-        preview = {"name": expense.name, "expected": money_dict(expense.expected),
-                   "category": expense.category, "billingDay": expense.billing_day,
-                   "paymentMethod": expense.payment_method}
+        preview = ExpensePreview(expense.name, expense.expected, expense.category,
+                                 expense.billing_day, expense.payment_method)
         return Staged(preview, lambda: self.budget_repo.save(budget))
 
 
@@ -182,8 +180,7 @@ class AdjustExpenseTool(_BudgetWriteTool):
         budget.adjust_amount(found.name, positive(args.new_expected, "O novo valor"),
                              effective=self._this_month())
         new_expected = budget.find_by_name(found.name).expected
-        preview = {"expense": args.expense, "oldExpected": money_dict(old_expected),
-                   "newExpected": money_dict(new_expected)}
+        preview = AdjustmentPreview(args.expense, old_expected, new_expected)
         return Staged(preview, lambda: self.budget_repo.save(budget))
 
 
@@ -208,8 +205,7 @@ class SetIncomeTool(_BudgetWriteTool):
         old = budget.income
         budget.set_income(args.amount.to_money())
         assert budget.income is not None
-        preview = {"income": money_dict(budget.income),
-                   "oldIncome": money_dict(old) if old is not None else None}
+        preview = IncomePreview(budget.income, old)
         return Staged(preview, lambda: self.budget_repo.save(budget))
 
 

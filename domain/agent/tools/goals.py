@@ -9,6 +9,7 @@ from pydantic import Field
 
 from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
 from domain.agent.operations import OperationLog
+from domain.agent.previews import ContributionPreview, GoalPreview
 from domain.agent.receipts import ToolReceipt
 from domain.agent.reports import GoalReport, report_json
 from domain.agent.tools.base import (
@@ -141,11 +142,8 @@ class ContributeToGoalTool(WriteTool[ContributeArgs]):
         on = parse_date(args.date, "Data do aporte")
         amount = positive(args.amount, "O aporte")
         goal.contribute(member_of(goal, args.paid_by), amount, on)
-        preview = {
-            "goal": args.goal, "paidBy": args.paid_by, "amount": money_dict(amount),
-            "date": on.isoformat(),
-            "newSavedByCurrency": {c: money_dict(m) for c, m in goal.saved_by_currency().items()},
-        }
+        preview = ContributionPreview(args.goal, args.paid_by, amount, on,
+                                      tuple(goal.saved_by_currency().values()))
         return Staged(preview, lambda: self.goal_repo.save(goal))
 
 
@@ -202,13 +200,9 @@ class CreateGoalTool(WriteTool[CreateGoalArgs]):
         check_goal_name_free(await self.goal_repo.list(self.household.id, history=False), goal.name)
         # The goal's name as stored (normalized: a model's "Viagem\nValor da meta: R$ 100,00"
         # cannot fake a line of the preview) and the contributors made as safe.
-        preview: dict[str, Any] = {"name": goal.name, "target": target.plain()}
-        if deadline is not None:
-            preview["deadline"] = deadline.isoformat()
-        preview["contributors"] = [safe_text(name) for name in args.contributors]
-        monthly = goal.required_monthly(today, self.rates)
-        if monthly is not None:
-            preview["requiredMonthly"] = monthly.fixed()
+        preview = GoalPreview(goal.name, target, deadline,
+                              tuple(safe_text(name) for name in args.contributors),
+                              goal.required_monthly(today, self.rates))
         return Staged(preview, lambda: self.goal_repo.save(goal))
 
 

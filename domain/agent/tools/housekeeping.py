@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from domain.agent.operations import OperationLog
+from domain.agent.previews import ArchivePreview, RenamePreview
 from domain.agent.receipts import ToolReceipt
 from domain.agent.tools.base import Staged, WriteArgs, WriteTool
 from domain.agent.tools.goals import check_goal_name_free, goal_matching
@@ -96,13 +97,11 @@ class RenameTool(_ItemTool):
             old = found.name
             found.rename(new_name)
             goal = found
-            return Staged({"kind": "goal", "oldName": old, "newName": found.name},
-                          lambda: self.goal_repo.save(goal))
+            return Staged(RenamePreview("goal", old, found.name), lambda: self.goal_repo.save(goal))
         budget, expense = found
         old = expense.name
         budget.rename(old, new_name)
-        return Staged({"kind": "expense", "oldName": old, "newName": expense.name},
-                      lambda: self.budget_repo.save(budget))
+        return Staged(RenamePreview("expense", old, expense.name), lambda: self.budget_repo.save(budget))
 
 
 class ArchiveArgs(WriteArgs):
@@ -125,7 +124,7 @@ class ArchiveTool(_ItemTool):
         if isinstance(found, Goal):
             found.archive()
             goal = found
-            return Staged({"kind": "goal", "name": goal.name}, lambda: self.goal_repo.save(goal))
+            return Staged(ArchivePreview("goal", goal.name), lambda: self.goal_repo.save(goal))
         budget, expense = found
         budget.archive(expense.name)
-        return Staged({"kind": "expense", "name": expense.name}, lambda: self.budget_repo.save(budget))
+        return Staged(ArchivePreview("expense", expense.name), lambda: self.budget_repo.save(budget))

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field
 
 from domain.agent.operations import OperationLog
+from domain.agent.previews import AsideLine, ImportGroup, ImportPreview
 from domain.agent.tools.base import (
     ExactDecimal,
     Staged,
     ToolArgs,
     WriteArgs,
     WriteTool,
-    money_dict,
     parse_date,
 )
 from domain.errors import InvalidArgument, InvalidMoney
@@ -108,7 +106,7 @@ class ImportStatementTool(WriteTool[ImportStatementArgs]):
 
 
 def statement_preview(args: ImportStatementArgs, spends: list[Spend], suggested: list[bool],
-                      currency: str) -> dict[str, Any]:
+                      currency: str) -> ImportPreview:
     groups: dict[str, tuple[int, Money, int]] = {}
     total = Money.zero(currency)
     for spend, guessed in zip(spends, suggested, strict=True):
@@ -116,18 +114,17 @@ def statement_preview(args: ImportStatementArgs, spends: list[Spend], suggested:
         groups[spend.expense] = (count + 1, subtotal + spend.amount, guesses + guessed)
         total = total + spend.amount
 
-    def aside(lines: list[AsideLineArg]) -> list[dict[str, Any]]:
-        return [{"date": line.date, "amount": {"amount": line.amount, "currency": currency},
-                 "description": line.description} for line in lines]
+    def aside(lines: list[AsideLineArg]) -> tuple[AsideLine, ...]:
+        # As the bank wrote it: Money.of would refuse a credit's sign or a bank's extra decimals.
+        return tuple(AsideLine(line.date, Money(line.amount, currency), line.description) for line in lines)
 
-    return {
-        "file": args.file,
-        "count": len(spends),
-        "total": money_dict(total),
-        "groups": [{"expense": name, "count": count, "total": money_dict(subtotal),
-                    **({"suggested": guesses} if guesses else {})}
-                   for name, (count, subtotal, guesses) in groups.items()],
-        "unmatched": aside(args.unmatched),
-        "credits": aside(args.credits),
-        "skipped": args.skipped,
-    }
+    return ImportPreview(
+        file=args.file,
+        count=len(spends),
+        total=total,
+        groups=tuple(ImportGroup(name, count, subtotal, guesses)
+                     for name, (count, subtotal, guesses) in groups.items()),
+        unmatched=aside(args.unmatched),
+        credits=aside(args.credits),
+        skipped=args.skipped,
+    )

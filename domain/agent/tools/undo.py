@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from contextlib import nullcontext
 from dataclasses import replace
-from typing import Any
 
 from pydantic import Field
 
 from domain.agent.operations import UNDO_TOOL, OperationLog, OperationStatus
+from domain.agent.previews import IncomePreview, Preview, RenamePreview, UndoPreview
 from domain.agent.receipts import ToolReceipt
 from domain.agent.tools.base import Staged, WriteArgs, WriteTool
 from domain.budget import Budget
@@ -76,8 +76,12 @@ class UndoOperationTool(WriteTool[UndoArgs]):
         entries = await self.ledger.of_operation(getattr(self.operations, "scope", None), target_id)
         if not entries:
             raise NotUndoable(f'A operação "{target_id}" não deixou lançamentos no extrato para desfazer.')
-        saves = await self._reverse(entries, target.preview)
-        preview = {"operation": target_id, "tool": target.tool, "original": target.preview}
+        # Imported here: the registry lists this very tool.
+        from domain.agent.tools.registry import read_preview
+
+        original = read_preview(target.tool, target.preview)
+        saves = await self._reverse(entries, original)
+        preview = UndoPreview(target_id, target.tool, original)
 
         async def commit() -> None:
             await self.operations.mark_undone(target_id, by=args.operation_id)
@@ -89,7 +93,7 @@ class UndoOperationTool(WriteTool[UndoArgs]):
         return Staged(preview, commit)
 
     async def _reverse(self, entries: list[LedgerEntry],
-                       original: dict[str, Any]) -> list[Callable[[], Awaitable[None]]]:
+                       original: Preview) -> list[Callable[[], Awaitable[None]]]:
         """Applies the opposite of each entry to freshly loaded aggregates; returns their saves."""
         budget: Budget | None = None
         goals: dict[str, Goal] = {}
@@ -113,13 +117,13 @@ class UndoOperationTool(WriteTool[UndoArgs]):
         return saves
 
 
-def _reverse_in_budget(budget: Budget, entry: LedgerEntry, original: dict[str, Any]) -> None:
+def _reverse_in_budget(budget: Budget, entry: LedgerEntry, original: Preview) -> None:
     if entry.kind is EntryKind.INCOME:
-        old = original.get("oldIncome")
+        old = original.old_income if isinstance(original, IncomePreview) else None
         if old is None:
             budget.clear_income()
         else:
-            budget.set_income(Money.of(old["amount"], old["currency"]))
+            budget.set_income(Money.of(old.amount, old.currency))
         return
     assert entry.expense_id is not None
     expense = budget.expense_by_id(entry.expense_id)
@@ -131,11 +135,11 @@ def _reverse_in_budget(budget: Budget, entry: LedgerEntry, original: dict[str, A
         expense.archive()
     elif entry.kind is EntryKind.ARCHIVED:
         expense.restore()
-    elif entry.kind is EntryKind.RENAMED and isinstance(original.get("oldName"), str):
-        budget.rename(expense.name, original["oldName"])
+    elif entry.kind is EntryKind.RENAMED and isinstance(original, RenamePreview):
+        budget.rename(expense.name, original.old_name)
 
 
-def _reverse_in_goal(goal: Goal, entry: LedgerEntry, original: dict[str, Any]) -> None:
+def _reverse_in_goal(goal: Goal, entry: LedgerEntry, original: Preview) -> None:
     if entry.kind is EntryKind.CONTRIBUTION and entry.amount is not None and entry.on is not None:
         payer = Member(entry.paid_by_id or "-", entry.paid_by or "-")
         goal.reverse(Contribution(paid_by=payer, amount=entry.amount, date=entry.on))
@@ -143,5 +147,5 @@ def _reverse_in_goal(goal: Goal, entry: LedgerEntry, original: dict[str, Any]) -
         goal.archive()
     elif entry.kind is EntryKind.ARCHIVED:
         goal.restore()
-    elif entry.kind is EntryKind.RENAMED and isinstance(original.get("oldName"), str):
-        goal.rename(original["oldName"])
+    elif entry.kind is EntryKind.RENAMED and isinstance(original, RenamePreview):
+        goal.rename(original.old_name)
