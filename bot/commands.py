@@ -6,6 +6,15 @@ from datetime import date
 from typing import Any
 
 from bot import parsing
+from domain.agent.tools import (
+    AdjustExpenseTool,
+    ArchiveTool,
+    ContributeToGoalTool,
+    CreateGoalTool,
+    RecordSpendTool,
+    RegisterExpenseTool,
+    RenameTool,
+)
 from domain.money import Period
 
 ToolCallArgs = tuple[str, dict[str, Any]]
@@ -33,32 +42,32 @@ def _period(value: tuple[int, int] | None, today: date) -> str:
 
 def gasto(text: str, today: date, currency: str) -> ToolCallArgs:
     spend = parsing.parse_gasto(text)
-    return "recordSpend", {"expense": spend.expense, "period": _period(spend.period, today),
+    return RecordSpendTool.name, {"expense": spend.expense, "period": _period(spend.period, today),
                            "amount": _money(spend.amount, currency)}
 
 
 def despesa(text: str, today: date, currency: str) -> ToolCallArgs:
     expense = parsing.parse_despesa(text)
-    return "registerExpense", {"name": expense.name, "expected": _money(expense.expected, currency),
+    return RegisterExpenseTool.name, {"name": expense.name, "expected": _money(expense.expected, currency),
                                "billingDay": expense.billing_day}
 
 
 def ajuste(text: str, today: date, currency: str) -> ToolCallArgs:
     adjust = parsing.parse_ajuste(text)
-    return "adjustExpense", {"expense": adjust.expense,
+    return AdjustExpenseTool.name, {"expense": adjust.expense,
                              "newExpected": _money(adjust.new_expected, currency)}
 
 
 def aporte(text: str, today: date, currency: str) -> ToolCallArgs:
     contribution = parsing.parse_aporte(text)
-    return "contributeToGoal", {"goal": contribution.goal, "paidBy": SENDER,
+    return ContributeToGoalTool.name, {"goal": contribution.goal, "paidBy": SENDER,
                                 "amount": _money(contribution.amount, currency),
                                 "date": today.isoformat()}
 
 
 def meta(text: str, today: date, currency: str) -> ToolCallArgs:
     goal = parsing.parse_meta(text)
-    return "createGoal", {"name": goal.name, "target": _money(goal.target, currency),
+    return CreateGoalTool.name, {"name": goal.name, "target": _money(goal.target, currency),
                           "contributors": EVERY_MEMBER,
                           "deadline": goal.deadline.isoformat() if goal.deadline else None}
 
@@ -68,13 +77,13 @@ def renomear(text: str, today: date, currency: str) -> ToolCallArgs:
     old, separator, new = text.rpartition(" para ")
     if not separator or not old.strip() or not new.strip():
         raise parsing.CommandUsageError("renomear")
-    return "renameItem", {"name": old.strip(), "newName": new.strip()}
+    return RenameTool.name, {"name": old.strip(), "newName": new.strip()}
 
 
 def arquivar(text: str, today: date, currency: str) -> ToolCallArgs:
     if not text.strip():
         raise parsing.CommandUsageError("arquivar")
-    return "archiveItem", {"name": text.strip()}
+    return ArchiveTool.name, {"name": text.strip()}
 
 
 def resumo_period(text: str, today: date | None = None) -> Period | None:

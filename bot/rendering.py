@@ -10,6 +10,7 @@ it cannot read is shown as given instead of raising.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from domain.agent.previews import (
     RenamePreview,
     SpendPreview,
     UndoPreview,
+    UnreadablePreview,
 )
 from domain.agent.reports import BudgetReport, GoalReport
 from domain.agent.tools.registry import read_preview
@@ -79,6 +81,8 @@ FULL_CELL: Final = "▓"
 EMPTY_CELL: Final = "░"
 CONFIRM_QUESTION: Final = "Confirma?"
 GENERIC_ERROR: Final = "⚠️ Algo deu errado; nada foi registrado. Tente de novo em instantes."
+log = logging.getLogger(__name__)
+
 EXPENSE_HINT: Final = "Cadastre com /despesa Aluguel 2.500 dia 10"
 GOAL_HINT: Final = "Crie com /meta Viagem 6000 EUR até 2028-06-01"
 
@@ -454,20 +458,31 @@ def confirmed_text(tool: str, preview: Preview | Mapping[str, Any], by: str | No
 def cancelled_text(tool: str, preview: Preview | Mapping[str, Any], by: str | None) -> str:
     """The preview message once cancelled; it can never be confirmed afterwards."""
     return (f"❌ Cancelado{_by(by)}. Nada foi registrado.\n"
-            f"Proposta: {_summary(_typed(tool, preview))}")
+            f"Proposta: {_closing_summary(tool, preview)}")
 
 
 def expired_text(tool: str, preview: Preview | Mapping[str, Any]) -> str:
     """The preview message once it waited too long to be confirmed."""
     return ("⌛ Esta proposta expirou. Nada foi registrado.\n"
-            f"Proposta: {_summary(_typed(tool, preview))}\n"
+            f"Proposta: {_closing_summary(tool, preview)}\n"
             "Se ainda quiser, peça de novo.")
 
 
 def superseded_text(tool: str, preview: Preview | Mapping[str, Any]) -> str:
     """The preview message once a newer preview of the same operation replaced it."""
     return ("↩️ Substituída por uma proposta mais nova (veja abaixo). Nada foi registrado.\n"
-            f"Proposta antiga: {_summary(_typed(tool, preview))}")
+            f"Proposta antiga: {_closing_summary(tool, preview)}")
+
+
+def _closing_summary(tool: str, preview: Preview | Mapping[str, Any]) -> str:
+    """The one line of a message that closes a preview nobody will confirm. A stored preview this
+    version cannot read (a tool since renamed or removed) still closes, with a plain word: a
+    cancel, an expiry sweep or a newer preview must not fail on an old row."""
+    try:
+        return _summary(_typed(tool, preview))
+    except UnreadablePreview as error:
+        log.warning("closing a preview this version cannot read: %s", error)
+        return "operação"
 
 
 def _by(name: str | None) -> str:

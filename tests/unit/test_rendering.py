@@ -251,6 +251,13 @@ def test_a_stored_preview_missing_a_field_is_refused_naming_the_field() -> None:
         preview_text("recordSpend", {"expense": "Mercado", "delta": brl("10")})
 
 
+def test_a_stored_preview_this_version_cannot_read_still_closes_in_plain_words() -> None:
+    unreadable = {"expense": "Luz", "amount": brl("180.5")}
+    assert expired_text("payBill", unreadable).splitlines()[1] == "Proposta: operação"
+    assert cancelled_text("recordSpend", unreadable, "Ana").startswith("❌ Cancelado por Ana.")
+    assert superseded_text("payBill", unreadable).endswith("Proposta antiga: operação")
+
+
 # --------------------------------------------------------------------------- outcomes
 
 
