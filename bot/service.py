@@ -29,7 +29,7 @@ from domain.agent.prompt import system_prompt
 from domain.agent.receipts import ToolReceipt
 from domain.agent.toolbox import household_tools
 from domain.agent.tools import (
-    BudgetTool,
+    BudgetStatusTool,
     Tool,
     WriteTool,
 )
@@ -456,7 +456,7 @@ class HouseholdService:
             if refusal is not None:
                 return refusal
             tool = context.tool("budgetStatus")
-            assert isinstance(tool, BudgetTool)
+            assert isinstance(tool, BudgetStatusTool)
             report = await tool.report(period)
         return rendering.budget_report_text(report)
 

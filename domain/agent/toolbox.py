@@ -6,7 +6,7 @@ from domain.agent.clock import DEFAULT_TIMEZONE, Clock, utc_now
 from domain.agent.operations import OperationLog
 from domain.agent.tools import (
     AdjustExpenseTool,
-    BudgetTool,
+    BudgetStatusTool,
     ContributeToGoalTool,
     CreateGoalTool,
     FeasibilityTool,
@@ -57,7 +57,7 @@ def household_tools(
         ContributeToGoalTool(goal_repo, household_id=household.id, operations=operations),
         CreateGoalTool(goal_repo, household, now, timezone=timezone, operations=operations, rates=rates),
         *undo,
-        BudgetTool(budget_repo, budget_id),
+        BudgetStatusTool(budget_repo, budget_id),
         GoalTool(goal_repo, household.id, now, timezone=timezone, rates=rates),
         FeasibilityTool(budget_repo, budget_id, goal_repo, household.id, now, timezone=timezone,
                         rates=rates),
@@ -73,5 +73,5 @@ def build_schemas() -> None:
     first message does not: called on the warm-up thread at start-up."""
     for cls in (RecordSpendTool, RegisterExpenseTool, AdjustExpenseTool, SetIncomeTool,
                 ContributeToGoalTool, CreateGoalTool, UndoOperationTool, RenameTool, ArchiveTool,
-                BudgetTool, GoalTool, FeasibilityTool):
+                BudgetStatusTool, GoalTool, FeasibilityTool):
         cls.__new__(cls).schema()

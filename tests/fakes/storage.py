@@ -18,8 +18,8 @@ from bot.ports import ChatLink
 from domain.agent.clock import Clock, utc_now
 from domain.agent.conversation import InMemoryConversationStore
 from domain.agent.operations import DEFAULT_TTL, InMemoryOperationLog
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository, InMemoryHouseholdRepository
 from domain.ledger import InMemoryLedger
-from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository, InMemoryHouseholdRepository
 from domain.statements import InMemoryStatementImports
 
 

@@ -69,7 +69,7 @@ async def test_a_read_after_a_write_in_the_block_sees_the_write(database: Databa
 
     async with database.reading_together():
         before = await budgets.load(budget.id, periods=[JUNE])
-        before.find_by_name("Mercado").record_spend(JUNE, Money.of("10", "BRL"))
+        before.find_by_name("Mercado").replace_actual(JUNE, Money.of("10", "BRL"))
         await budgets.save(before)  # ends the shared transaction
         after = await budgets.load(budget.id, periods=[JUNE])
         async with database.reading_together():  # a new one, after the write
