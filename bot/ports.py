@@ -34,10 +34,6 @@ class ChatDirectory(Protocol):
     async def member_of_user(self, chat_id: int, user_id: int) -> str | None:
         ...
 
-    def forget_chat(self, chat_id: int) -> None:
-        """Drops any link of the chat this process remembers (its household is gone or moved)."""
-        ...
-
 
 class Storage(Protocol):
     # Read-only properties: an implementation may hold more specific types.

@@ -636,7 +636,6 @@ class HouseholdService:
         except DomainError as error:
             return PressResult(rendering.error_text(error)[:200], alert=True)
         if operation.tool == ERASE and receipt.persisted:
-            self.storage.directory.forget_chat(context.chat_id)
             erased = rendering.erased_text(str(operation.preview.get("household", "")), member.name)
             edit = Edit(operation.message_id, erased) if operation.message_id is not None else None
             return PressResult(rendering.confirmed_answer(), edit=edit)
@@ -689,13 +688,8 @@ class HouseholdService:
             return None
         try:
             household = await self.storage.households.load(link.household_id)
-        except NotFound:
-            # Erased (or moved) by another worker since this one remembered the link.
-            self.storage.directory.forget_chat(chat_id)
-            link = await self.storage.directory.household_of_chat(chat_id)
-            if link is None:
-                return None
-            household = await self.storage.households.load(link.household_id)
+        except NotFound:  # erased by another worker between the two reads
+            return None
         operations = self.storage.operations(self._scope(chat_id))
         return ChatContext(chat_id, link, household, operations,
                            self._tools(link, household, operations))

@@ -51,9 +51,7 @@ class SqlStorage:
         await erase_household(self.database, household_id)
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
-        moved = await migrate_chat(self.database, old_chat_id, new_chat_id)
-        self.directory.forget_chat(old_chat_id)
-        return moved
+        return await migrate_chat(self.database, old_chat_id, new_chat_id)
 
     async def set_departed(self, chat_id: int, departed: bool, *, now: datetime) -> None:
         await mark_departed(self.database, chat_id, departed, now=now)

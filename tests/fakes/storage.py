@@ -43,9 +43,6 @@ class InMemoryChatDirectory:
     async def member_of_user(self, chat_id: int, user_id: int) -> str | None:
         return self._members.get((chat_id, user_id))
 
-    def forget_chat(self, chat_id: int) -> None:
-        """Nothing is cached in memory."""
-
     def unlink_chat(self, chat_id: int) -> None:
         self._chats.pop(chat_id, None)
         for key in [key for key in self._members if key[0] == chat_id]:
