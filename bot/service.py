@@ -328,7 +328,6 @@ class HouseholdService:
                 model, context.tools, operations=context.operations,
                 conversations=conversations, conversation_id=conversation_id,
                 history_turns=DEFAULT_HISTORY_TURNS, system_prompt=await self._prompt(context),
-                tool_scope=self.storage.reading_together,
             )
             await conversations.read_ahead()
         reply = await chat.send(text, sender=member.name, attachments=attachments)
