@@ -22,7 +22,6 @@ from bot.ports import ChatLink, Storage
 from bot.replies import decision_of
 from domain.agent.chat import DEFAULT_HISTORY_TURNS, AgentChat, AgentReply
 from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
-from domain.agent.conversation import ConversationStore, Message
 from domain.agent.model import LanguageModel
 from domain.agent.operations import DEFAULT_TTL, UNDO_TOOL, Operation, OperationLog, OperationStatus
 from domain.agent.prompt import system_prompt
@@ -322,14 +321,11 @@ class HouseholdService:
             model = model or self.model
             if model is None:
                 return [Reply(rendering.no_model_text())]
-            conversation_id = self._scope(chat_id)
-            conversations = _History(self.storage.conversations, conversation_id, DEFAULT_HISTORY_TURNS)
             chat = AgentChat.create(
                 model, context.tools, operations=context.operations,
-                conversations=conversations, conversation_id=conversation_id,
+                conversations=self.storage.conversations, conversation_id=self._scope(chat_id),
                 history_turns=DEFAULT_HISTORY_TURNS, system_prompt=await self._prompt(context),
             )
-            await conversations.read_ahead()
         reply = await chat.send(text, sender=member.name, attachments=attachments)
         async with self.storage.reading_together():
             return await self._outcomes(context, reply)
@@ -730,30 +726,6 @@ def _safe(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _safe(item) for key, item in value.items()}
     return value
-
-
-class _History:
-    """The chat's conversation store, whose first `recent` read is made ahead of the agent
-    (`read_ahead`, inside the update's one read transaction) and handed over when asked for;
-    any other read, and every append, goes to the store."""
-
-    def __init__(self, store: ConversationStore, conversation_id: str, turns: int) -> None:
-        self._store = store
-        self._id = conversation_id
-        self._turns = turns
-        self._ahead: list[Message] | None = None
-
-    async def read_ahead(self) -> None:
-        self._ahead = await self._store.recent(self._id, self._turns)
-
-    async def recent(self, conversation_id: str, turns: int) -> list[Message]:
-        if self._ahead is not None and (conversation_id, turns) == (self._id, self._turns):
-            ahead, self._ahead = self._ahead, None
-            return ahead
-        return await self._store.recent(conversation_id, turns)
-
-    async def append(self, conversation_id: str, messages: list[Message]) -> None:
-        await self._store.append(conversation_id, messages)
 
 
 class _NoModel:
