@@ -34,7 +34,7 @@ from domain.agent.tools import (
 )
 from domain.agent.tools.goals import goal_matching, goal_report
 from domain.agent.working_memory import working_memory
-from domain.budget import Budget, RecurringExpense
+from domain.budget import Budget
 from domain.errors import DomainError, DuplicateName, NotFound, OperationClosed
 from domain.goals import Goal
 from domain.household import Household, Member
@@ -112,9 +112,6 @@ class ChatContext:
     household: Household
     operations: OperationLog
     tools: list[Tool]
-    # The budget as loaded earlier in this update (for the working memory), whose expenses
-    # name the previews' expenses: see HouseholdService._expense_named.
-    names: Budget | None = None
 
     def tool(self, name: str) -> Tool:
         return next(t for t in self.tools if t.name == name)
@@ -332,7 +329,6 @@ class HouseholdService:
 
     async def _prompt(self, context: ChatContext) -> str:
         budget = await self.storage.budgets.load(context.link.budget_id, periods=())
-        context.names = budget
         goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = local_today(self.clock, self.timezone)
         return system_prompt(working_memory(context.household, budget, goals, today))
@@ -374,23 +370,14 @@ class HouseholdService:
         shown = dict(preview)
         try:
             if isinstance(shown.get("expense"), str):
-                shown["expense"] = (await self._expense_named(context, shown["expense"])).name
+                budget = await self.storage.budgets.load(context.link.budget_id, periods=())
+                shown["expense"] = budget.find_by_name(shown["expense"]).name
             if isinstance(shown.get("goal"), str):
                 goals = await self.storage.goals.list(context.link.household_id, history=False)
                 shown["goal"] = goal_matching(goals, shown["goal"]).name
         except DomainError:
             pass  # renamed or gone since: show the words as given
         return shown
-
-    async def _expense_named(self, context: ChatContext, name: str) -> RecurringExpense:
-        """The expense that answers to `name`, from the budget loaded earlier in this update when it
-        is there (a rename or an archive confirmed within the same update is the rare miss: the
-        preview then shows the words as given); only a miss loads the budget again."""
-        if context.names is not None:
-            with contextlib.suppress(DomainError):
-                return context.names.find_by_name(name)
-        context.names = await self.storage.budgets.load(context.link.budget_id, periods=())
-        return context.names.find_by_name(name)
 
     # -- commands without a model -----------------------------------------------------------
 
