@@ -143,8 +143,7 @@ class HouseholdService:
     async def start(self, chat_id: int, title: str | None, speaker: Speaker) -> list[Outcome]:
         """Sets the chat up as a household with the sender (once). In a chat that is a household
         already, a stranger's /start asks to join, as /entrar does."""
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
+        context = await self._context(chat_id)
         if context is None:
             household = Household.create(title or "Nossa casa", self.default_currency)
             budget = Budget.create(self.default_currency, household_id=household.id)
@@ -169,11 +168,10 @@ class HouseholdService:
                    *, operation_id: str | None = None) -> list[Outcome]:
         """/entrar: a preview that a member of the household must confirm; until then the
         sender is not a member."""
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return [Reply(rendering.not_started_text())]
-            member = await self._member_of(context, speaker.user_id)
+        context = await self._context(chat_id)
+        if context is None:
+            return [Reply(rendering.not_started_text())]
+        member = await self._member_of(context, speaker.user_id)
         if member is not None:
             return [Reply(rendering.joined_text(member.name, joined=False))]
         return await self._request_join(context, speaker, name or speaker.first_name,
@@ -222,11 +220,10 @@ class HouseholdService:
 
     async def _member_context(self, chat_id: int, speaker: Speaker) -> tuple[ChatContext, Member] | Reply:
         """The chat's household and the speaker as its member, or the reply that says why not."""
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return Reply(rendering.not_started_text())
-            member = await self._member_of(context, speaker.user_id)
+        context = await self._context(chat_id)
+        if context is None:
+            return Reply(rendering.not_started_text())
+        member = await self._member_of(context, speaker.user_id)
         if member is None:
             return Reply(rendering.join_hint_text())
         return context, member
@@ -289,11 +286,10 @@ class HouseholdService:
         return member, True
 
     async def member(self, chat_id: int, user_id: int) -> Member | None:
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return None
-            return await self._member_of(context, user_id)
+        context = await self._context(chat_id)
+        if context is None:
+            return None
+        return await self._member_of(context, user_id)
 
     # -- the agent ---------------------------------------------------------------------------
 
@@ -306,26 +302,22 @@ class HouseholdService:
         (a vision model) answers it instead of the usual one (bot/media_service.py)."""
         if len(text) > MAX_MODEL_TEXT:  # never sent to the model, nor stored
             return [Reply(rendering.text_too_long_text(MAX_MODEL_TEXT))]
-        # Everything the agent starts from, in one read transaction: the chat, the member, the
-        # working memory and the conversation so far (the model is called outside it).
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return []
-            member = await self._member_of(context, speaker.user_id)
-            if member is None:
-                return [Reply(rendering.join_hint_text())] if self._should_hint(chat_id, speaker) else []
-            model = model or self.model
-            if model is None:
-                return [Reply(rendering.no_model_text())]
-            chat = AgentChat.create(
-                model, context.tools, operations=context.operations,
-                conversations=self.storage.conversations, conversation_id=self._scope(chat_id),
-                history_turns=DEFAULT_HISTORY_TURNS, system_prompt=await self._prompt(context),
-            )
+        context = await self._context(chat_id)
+        if context is None:
+            return []
+        member = await self._member_of(context, speaker.user_id)
+        if member is None:
+            return [Reply(rendering.join_hint_text())] if self._should_hint(chat_id, speaker) else []
+        model = model or self.model
+        if model is None:
+            return [Reply(rendering.no_model_text())]
+        chat = AgentChat.create(
+            model, context.tools, operations=context.operations,
+            conversations=self.storage.conversations, conversation_id=self._scope(chat_id),
+            history_turns=DEFAULT_HISTORY_TURNS, system_prompt=await self._prompt(context),
+        )
         reply = await chat.send(text, sender=member.name, attachments=attachments)
-        async with self.storage.reading_together():
-            return await self._outcomes(context, reply)
+        return await self._outcomes(context, reply)
 
     async def _prompt(self, context: ChatContext) -> str:
         budget = await self.storage.budgets.load(context.link.budget_id, periods=())
@@ -429,25 +421,23 @@ class HouseholdService:
         return None
 
     async def summary(self, chat_id: int, period: Period | None) -> str:
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return rendering.not_started_text()
-            period = period or Period.of(self.today())
-            refusal = self._month_refusal(context, str(period))
-            if refusal is not None:
-                return refusal
-            tool = context.tool("budgetStatus")
-            assert isinstance(tool, BudgetStatusTool)
-            report = await tool.report(period)
+        context = await self._context(chat_id)
+        if context is None:
+            return rendering.not_started_text()
+        period = period or Period.of(self.today())
+        refusal = self._month_refusal(context, str(period))
+        if refusal is not None:
+            return refusal
+        tool = context.tool("budgetStatus")
+        assert isinstance(tool, BudgetStatusTool)
+        report = await tool.report(period)
         return rendering.budget_report_text(report)
 
     async def goals(self, chat_id: int) -> str:
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return rendering.not_started_text()
-            goals = await self.storage.goals.list(context.link.household_id, history=False)
+        context = await self._context(chat_id)
+        if context is None:
+            return rendering.not_started_text()
+        goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = self.today()
         return rendering.goals_summary([self._goal_report(g, today) for g in goals if not g.archived])
 
@@ -465,11 +455,10 @@ class HouseholdService:
 
     async def pending_previews(self, chat_id: int) -> list[Preview]:
         """Every preview of the chat still waiting for a press (the console lists them)."""
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return []
-            return [await self._preview(context, op) for op in await context.operations.pending()]
+        context = await self._context(chat_id)
+        if context is None:
+            return []
+        return [await self._preview(context, op) for op in await context.operations.pending()]
 
     # -- history, undo, export (contract §8) ---------------------------------------------------
 
@@ -555,12 +544,10 @@ class HouseholdService:
         action = {"confirm": CONFIRM, "cancel": CANCEL}.get(decision_of(text) or "")
         if action is None:
             return None
-        # The look-up joins the press's read transaction (one BEGIN for both).
-        async with self.storage.reading_together():
-            operation = await self.storage.operations(self._scope(chat_id)).get_by_message(message_id)
-            if operation is None:
-                return None
-            return await self.press(chat_id, user_id, callback_data(action, operation.key))
+        operation = await self.storage.operations(self._scope(chat_id)).get_by_message(message_id)
+        if operation is None:
+            return None
+        return await self.press(chat_id, user_id, callback_data(action, operation.key))
 
     async def press(self, chat_id: int, user_id: int, data: str | None) -> PressResult:
         """A Confirmar/Cancelar press. Callback data is hostile until it names a pending operation
@@ -569,25 +556,22 @@ class HouseholdService:
         if action not in (CONFIRM, CANCEL, UNDO) or not KEY_SHAPE.fullmatch(key):
             log.warning("refused malformed callback data in chat %s from user %s", chat_id, user_id)
             return PressResult(rendering.unknown_operation_alert(), alert=True)
-        # The reads up to the confirmation's (or cancellation's) write share one transaction;
-        # those after it see the write, in a transaction of their own.
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            member = await self._member_of(context, user_id) if context is not None else None
-            if context is None or member is None:
-                log.warning("refused a press by non-member %s in chat %s", user_id, chat_id)
-                if context is not None:
-                    return await self._press_by_non_member(context, user_id, action, key)
-                return PressResult(rendering.not_a_member_alert(), alert=True)
-            operation = await context.operations.get_by_key(key)
-            if operation is None:
-                log.warning("refused unknown operation key in chat %s from user %s", chat_id, user_id)
-                return PressResult(rendering.unknown_operation_alert(), alert=True)
-            if action == CANCEL:
-                return await self._cancel(context, operation, member)
-            if action == UNDO:
-                return await self._propose_undo(context, operation)
-            return await self._confirm(context, operation, member)
+        context = await self._context(chat_id)
+        member = await self._member_of(context, user_id) if context is not None else None
+        if context is None or member is None:
+            log.warning("refused a press by non-member %s in chat %s", user_id, chat_id)
+            if context is not None:
+                return await self._press_by_non_member(context, user_id, action, key)
+            return PressResult(rendering.not_a_member_alert(), alert=True)
+        operation = await context.operations.get_by_key(key)
+        if operation is None:
+            log.warning("refused unknown operation key in chat %s from user %s", chat_id, user_id)
+            return PressResult(rendering.unknown_operation_alert(), alert=True)
+        if action == CANCEL:
+            return await self._cancel(context, operation, member)
+        if action == UNDO:
+            return await self._propose_undo(context, operation)
+        return await self._confirm(context, operation, member)
 
     async def _press_by_non_member(self, context: ChatContext, user_id: int, action: str,
                                    key: str) -> PressResult:
@@ -609,9 +593,8 @@ class HouseholdService:
         except OperationClosed as closed:
             # The domain's message speaks to the model (operation ids, "operationId"); a person
             # pressing a button gets the alert written for them.
-            async with self.storage.reading_together():
-                current = await context.operations.get(operation.operation_id) or operation
-                edit = await self._final_edit(context, current)
+            current = await context.operations.get(operation.operation_id) or operation
+            edit = await self._final_edit(context, current)
             alert = (rendering.expired_alert() if closed.status == OperationStatus.EXPIRED
                      else rendering.already_cancelled_alert())
             return PressResult(alert, alert=True, edit=edit)
@@ -621,20 +604,18 @@ class HouseholdService:
             erased = rendering.erased_text(str(operation.preview.get("household", "")), member.name)
             edit = Edit(operation.message_id, erased) if operation.message_id is not None else None
             return PressResult(rendering.confirmed_answer(), edit=edit)
-        async with self.storage.reading_together():
-            current = await context.operations.get(operation.operation_id) or operation
-            edit = await self._final_edit(context, current)
-            undone = None
-            if receipt.persisted and current.tool == UNDO_TOOL:  # the undone message loses its button
-                target = await context.operations.get(str(current.preview.get("operation")))
-                undone = await self._final_edit(context, target) if target is not None else None
+        current = await context.operations.get(operation.operation_id) or operation
+        edit = await self._final_edit(context, current)
+        undone = None
+        if receipt.persisted and current.tool == UNDO_TOOL:  # the undone message loses its button
+            target = await context.operations.get(str(current.preview.get("operation")))
+            undone = await self._final_edit(context, target) if target is not None else None
         answer = rendering.confirmed_answer() if receipt.persisted else rendering.already_confirmed_alert()
         return PressResult(answer, edit=edit, undone=undone)
 
     async def _cancel(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
         current = await context.operations.cancel(operation.operation_id, cancelled_by=member.name)
-        async with self.storage.reading_together():
-            edit = await self._final_edit(context, current)
+        edit = await self._final_edit(context, current)
         if current.status is OperationStatus.CONFIRMED:
             return PressResult(rendering.already_confirmed_alert(), alert=True, edit=edit)
         return PressResult(rendering.cancelled_answer(), edit=edit)

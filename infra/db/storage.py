@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 
 from domain.agent.clock import Clock, utc_now
@@ -40,10 +39,6 @@ class SqlStorage:
         """The operation log of one chat: operation ids and button keys are unique within it."""
         # posted_only: the bot confirms only previews whose message reached the chat.
         return SqlOperationLog(self.database, scope, clock=self.clock, ttl=self.ttl, posted_only=True)
-
-    def reading_together(self) -> AbstractAsyncContextManager[None]:
-        """Reads share one transaction until the first write (Database.reading_together)."""
-        return self.database.reading_together()
 
     async def erase_household(self, household_id: str) -> None:
         """Deletes every record of the household (infra.db.lifecycle.ERASED), in the caller's

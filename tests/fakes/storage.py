@@ -10,8 +10,6 @@ across requests and processes).
 
 from __future__ import annotations
 
-import contextlib
-from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 
 from bot.ports import ChatLink
@@ -81,10 +79,6 @@ class InMemoryStorage:
         if log is None:
             log = self.logs[scope] = InMemoryOperationLog(clock=self.clock, ttl=self.ttl, posted_only=True)
         return log
-
-    def reading_together(self) -> AbstractAsyncContextManager[None]:
-        """Nothing to share in memory."""
-        return contextlib.nullcontext()
 
     async def erase_household(self, household_id: str) -> None:
         # The test doubles' own dicts: the domain's repositories have no verb to delete.
