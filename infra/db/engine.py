@@ -9,8 +9,6 @@ outside opens its own short transaction.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import itertools
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -117,23 +115,6 @@ class Database:
         # The state each aggregate had when loaded or last saved, by object identity, so a
         # save writes only what changed. Weak: a forgotten aggregate takes its snapshot along.
         self.snapshots: WeakKeyDictionary[Any, Any] = WeakKeyDictionary()
-        self._writers: WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = WeakKeyDictionary()
-
-    def _writer_lock(self) -> contextlib.AbstractAsyncContextManager[Any]:
-        """SQLite: this process's writers take turns here, in order, before BEGIN IMMEDIATE.
-
-        SQLite admits one writer at a time; the others wait in its busy handler, which sleeps
-        1, 2, 5, 10, 15, 20, 25... ms between tries. With 100 webhook requests at once each
-        inbox write then took ~110 ms instead of ~1 ms (bench/run.py, issue 9). Writers of other
-        processes still meet in the busy handler. One lock per event loop; none on PostgreSQL.
-        """
-        if not is_sqlite(self.engine):
-            return contextlib.nullcontext()
-        loop = asyncio.get_running_loop()
-        lock = self._writers.get(loop)
-        if lock is None:
-            lock = self._writers[loop] = asyncio.Lock()
-        return lock
 
     @property
     def dialect(self) -> str:
@@ -154,7 +135,7 @@ class Database:
         if joined is not None:
             yield joined
             return
-        async with self._writer_lock(), self.engine.connect() as connection:
+        async with self.engine.connect() as connection:
             if is_sqlite(self.engine):
                 await connection.execution_options(**{BEGIN_MODE: "IMMEDIATE"})
             unit = UnitOfWork(connection)

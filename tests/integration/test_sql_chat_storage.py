@@ -45,6 +45,23 @@ async def test_a_redelivered_update_recorded_at_once_is_accepted_once(database: 
     assert sorted(await asyncio.gather(*(deliver() for _ in range(5)))) == [False] * 4 + [True]
 
 
+async def test_a_hundred_updates_recorded_at_once_in_one_process_are_all_stored(database: Database) -> None:
+    # One process's writers meet in SQLite's busy handler (BEGIN IMMEDIATE and a busy timeout),
+    # with no lock of our own in front of it: slower under a burst, never "database is locked".
+    inbox = UpdateInbox(database)
+    barrier = asyncio.Barrier(100)
+
+    async def deliver(update_id: int) -> bool:
+        await barrier.wait()
+        return await inbox.record(update_id, -5000 - update_id % 10, {"update_id": update_id})
+
+    recorded = await asyncio.gather(*(deliver(update_id) for update_id in range(1, 101)))
+
+    assert recorded == [True] * 100
+    claimed = [await inbox.claim("w1", LEASE) for _ in range(10)]
+    assert sorted(item.update_id for item in claimed if item is not None) == list(range(1, 11))
+
+
 async def test_a_chat_s_updates_are_claimed_in_order_one_at_a_time(database: Database) -> None:
     inbox = UpdateInbox(database)
     await inbox.record(1, -100, {"n": 1})
