@@ -737,8 +737,13 @@ async def measure_database(kind: str, make_db: Callable[[str], Any], driver: Dri
             "bot_cpu_ms_per_turn_and_confirm": small_server.cpu_per_round_ms,
         }
         if others:
+            # Each round times every bot within a second or so, so the paired difference of a
+            # round (the other checkout's time minus this one's) cancels most of the machine's load.
             details["against"] = {other.name: {
                 "turn_ms": median_ms(other.turns), "confirm_ms": median_ms(other.confirms),
+                "turn_minus_this_ms": median_ms([a - b for a, b in zip(other.turns, small_bot.turns, strict=True)]),
+                "confirm_minus_this_ms": median_ms([a - b for a, b in zip(other.confirms, small_bot.confirms,
+                                                                           strict=True)]),
                 "cpu_ms_per_turn_and_confirm": other.server.cpu_per_round_ms} for other in others}
         big_server.stop()
         details["floor"] = await measure_floor(kind, make_db, echo_ms, max(options.reps, 30))
@@ -1212,7 +1217,9 @@ def table(report: dict[str, Any]) -> str:
         for repo, figures in (r["details"].get("against") or {}).items():
             lines.append(f"against {repo} ({name}): turn {fmt(figures['turn_ms'])} ms, confirm "
                          f"{fmt(figures['confirm_ms'])} ms (this checkout: {fmt(r['details']['turn_ms'])}, "
-                         f"{fmt(r['details']['confirm_ms'])}); CPU {fmt(figures['cpu_ms_per_turn_and_confirm'])} ms")
+                         f"{fmt(r['details']['confirm_ms'])}); paired, minus this checkout: turn "
+                         f"{fmt(figures['turn_minus_this_ms'])} ms, confirm {fmt(figures['confirm_minus_this_ms'])} "
+                         f"ms; CPU {fmt(figures['cpu_ms_per_turn_and_confirm'])} ms")
     ledger = report.get("ledger")
     if ledger:  # bench/ledger.py's block: the ledger's reads, through the service
         lines.append("")
