@@ -37,8 +37,8 @@ from domain.agent.working_memory import working_memory
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.ledger import InMemoryLedger
-from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from infra.llm import count_prompt_tokens
 
@@ -95,7 +95,7 @@ def build() -> tuple[str, str, list[dict[str, Any]]]:
     for name, expected, aliases, spent in EXPENSES:
         expense = budget.register(name, Money.of(expected, "BRL"), aliases=aliases)
         if spent != "0":
-            expense.record_spend(period, Money.of(spent, "BRL"))
+            expense.replace_actual(period, Money.of(spent, "BRL"))
     budget.set_income(Money.of(18500, "BRL"))
 
     def goal(name: str, amount: int, currency: str, deadline: date | None, members: list[Any]) -> Goal:

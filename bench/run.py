@@ -243,14 +243,15 @@ TRACE_DIR: Path | None = None  # --trace: the bench servers time their main step
 
 
 def bench_server(kind: str, name: str, api: str, logdir: Path, database_url: str | None = None,
-                 *extra: str) -> Server:
+                 *extra: str, repo: Path = REPO) -> Server:
+    """A bench server of this checkout, or of the checkout at `repo` (--against: an A/B)."""
     port = free_port()
     env = None
     if PROFILE_DIR is not None:
         env = {**os.environ, "BENCH_PROFILE": str(PROFILE_DIR / name)}
     if TRACE_DIR is not None:
         env = {**(env or os.environ), "BENCH_TRACE": str(TRACE_DIR / f"{name}.trace.txt")}
-    command = [sys.executable, str(REPO / "bench" / "servers.py"), kind, "--port", str(port),
+    command = [sys.executable, str(repo / "bench" / "servers.py"), kind, "--port", str(port),
                "--api", api, "--token", TOKEN, "--secret", SECRET]
     if database_url:
         command += ["--database-url", database_url]
@@ -353,7 +354,7 @@ async def seed_household(db: Database, chat_ids: list[int]) -> Household_:
     budget.set_income(Money.of(18500, "BRL"))
     month = this_month()
     for expense in budget.expenses[:SMALL_ROWS]:  # 10 actuals, this month
-        expense.record_spend(month, Money.of("12.34", "BRL"))
+        expense.replace_actual(month, Money.of("12.34", "BRL"))
     await SqlBudgetRepository(db).save(budget)
     today = local_today(utc_now, TIMEZONE)
     specs = [("Amsterdam", 6000, "EUR", date(today.year + 1, 9, 1)), ("Reserva de emergência", 30000, "BRL", None),
@@ -707,10 +708,21 @@ async def measure_database(kind: str, make_db: Callable[[str], Any], driver: Dri
         small_server = bench_server("bot", f"{kind}-small", api, logdir, small.url)
         big_server = bench_server("bot", f"{kind}-big", api, logdir, big.url)
         servers += [small_server, big_server]
-        await asyncio.gather(small_server.start(), big_server.start())
+        # --against: the same small household served by other checkouts, in the same rounds.
+        others: list[BotUnderTest] = []
+        for n, repo in enumerate(options.against):
+            other_db = await make_db(f"against{n}")
+            await seed_household(other_db.database, chat_ids)
+            other = bench_server("bot", f"{kind}-against{n}", api, logdir, other_db.url, repo=repo)
+            servers.append(other)
+            others.append(BotUnderTest(str(repo), other, other_db, chat_ids))
+        await asyncio.gather(small_server.start(), big_server.start(), *(o.server.start() for o in others))
         small_bot = BotUnderTest("small", small_server, small, chat_ids)
         big_bot = BotUnderTest("big", big_server, big, chat_ids)
-        echoes = await rounds(driver, echo, [small_bot, big_bot], options.warmup, options.reps, kind)
+        echoes = await rounds(driver, echo, [small_bot, big_bot, *others], options.warmup, options.reps, kind)
+        for other in others:
+            other.server.stop()
+            await other.db.close()
         echo_ms = median_ms(echoes)
         details = {
             "echo_ms": echo_ms,
@@ -724,6 +736,15 @@ async def measure_database(kind: str, make_db: Callable[[str], Any], driver: Dri
             "echo_cpu_ms_per_message": echo.cpu_per_round_ms,
             "bot_cpu_ms_per_turn_and_confirm": small_server.cpu_per_round_ms,
         }
+        if others:
+            # Each round times every bot within a second or so, so the paired difference of a
+            # round (the other checkout's time minus this one's) cancels most of the machine's load.
+            details["against"] = {other.name: {
+                "turn_ms": median_ms(other.turns), "confirm_ms": median_ms(other.confirms),
+                "turn_minus_this_ms": median_ms([a - b for a, b in zip(other.turns, small_bot.turns, strict=True)]),
+                "confirm_minus_this_ms": median_ms([a - b for a, b in zip(other.confirms, small_bot.confirms,
+                                                                           strict=True)]),
+                "cpu_ms_per_turn_and_confirm": other.server.cpu_per_round_ms} for other in others}
         big_server.stop()
         details["floor"] = await measure_floor(kind, make_db, echo_ms, max(options.reps, 30))
         if options.skip_concurrency:
@@ -1192,6 +1213,13 @@ def table(report: dict[str, Any]) -> str:
             ("bench bot server peak RSS MB", lambda r: r["details"].get("bot_peak_rss_mb"))]
     for label, get in rows:
         lines.append(f"{label:42}" + "".join(f"{fmt(get(r)):>14}" for _, r in dbs))
+    for name, r in dbs:  # --against: other checkouts timed in the same rounds
+        for repo, figures in (r["details"].get("against") or {}).items():
+            lines.append(f"against {repo} ({name}): turn {fmt(figures['turn_ms'])} ms, confirm "
+                         f"{fmt(figures['confirm_ms'])} ms (this checkout: {fmt(r['details']['turn_ms'])}, "
+                         f"{fmt(r['details']['confirm_ms'])}); paired, minus this checkout: turn "
+                         f"{fmt(figures['turn_minus_this_ms'])} ms, confirm {fmt(figures['confirm_minus_this_ms'])} "
+                         f"ms; CPU {fmt(figures['cpu_ms_per_turn_and_confirm'])} ms")
     ledger = report.get("ledger")
     if ledger:  # bench/ledger.py's block: the ledger's reads, through the service
         lines.append("")
@@ -1321,6 +1349,10 @@ def main() -> None:
                         "(pip install pyinstrument) and write DIR/<server>.txt and .html")
     parser.add_argument("--skip-schedule", action="store_true", help="no reminders/chart measurement")
     parser.add_argument("--only-schedule", action="store_true", help="only the reminders/chart measurement")
+    parser.add_argument("--against", metavar="DIR", action="append", type=Path, default=[],
+                        help="also time the bot of the checkout at DIR (e.g. a git worktree of another "
+                        "commit) on a small database of its own, interleaved in the same rounds: an A/B "
+                        "in one run, under details.against (repeatable)")
     options = parser.parse_args()
     options.reps = options.reps or (30 if options.quick else 200)
     options.warmup = 5 if options.quick else 20

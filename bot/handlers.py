@@ -31,8 +31,7 @@ from bot import history, lifecycle, rendering
 from bot.commands import resumo_period
 from bot.gate import gate
 from bot.parsing import CommandUsageError
-from bot.rate_limit import SharedGroupLimiter
-from bot.sending import may_send, parts_count, send_text
+from bot.sending import may_send, send_text
 from bot.service import (
     CANCEL,
     CONFIRM,
@@ -87,15 +86,13 @@ async def deliver(context: ContextTypes.DEFAULT_TYPE, chat_id: int, outcomes: li
     chat told. Nothing goes to a group the bot was removed from."""
     if not outcomes or not await may_send(context, chat_id):
         return
-    new_messages = sum(parts_count(o.text) for o in outcomes if isinstance(o, Reply | Preview))
-    async with room_ahead(context, chat_id, new_messages):
-        for outcome in outcomes:
-            if isinstance(outcome, Reply):
-                await send_reply(context, chat_id, outcome)
-            elif isinstance(outcome, Preview):
-                await post_preview(context, chat_id, outcome)
-            elif isinstance(outcome, Edit):
-                await edit(context, chat_id, outcome)
+    for outcome in outcomes:
+        if isinstance(outcome, Reply):
+            await send_reply(context, chat_id, outcome)
+        elif isinstance(outcome, Preview):
+            await post_preview(context, chat_id, outcome)
+        elif isinstance(outcome, Edit):
+            await edit(context, chat_id, outcome)
 
 
 async def send_reply(context: ContextTypes.DEFAULT_TYPE, chat_id: int, reply: Reply) -> None:
@@ -125,15 +122,6 @@ async def post_preview(context: ContextTypes.DEFAULT_TYPE, chat_id: int, preview
         await service.preview_not_posted(chat_id, preview.operation_id)
         return
     await service.preview_posted(message.chat_id, preview.operation_id, message.message_id)
-
-
-def room_ahead(context: ContextTypes.DEFAULT_TYPE, chat_id: int,
-               messages: int) -> contextlib.AbstractAsyncContextManager[None]:
-    """The group's window counts the new messages of one delivery in one go (bot/rate_limit.py)."""
-    limiter = context.bot.rate_limiter
-    if isinstance(limiter, SharedGroupLimiter):
-        return limiter.ahead(chat_id, messages)
-    return contextlib.nullcontext()
 
 
 async def edit(context: ContextTypes.DEFAULT_TYPE, chat_id: int, change: Edit) -> None:

@@ -128,18 +128,16 @@ class MediaService:
         `operation_id` comes from the Telegram update, so an update processed again finds its
         preview instead of proposing a second one."""
         service = self.household
-        async with service.storage.reading_together():
-            context = await service._context(chat_id)
-            if context is None:
-                return [Reply(rendering.not_started_text())]
-            if await service._member_of(context, speaker.user_id) is None:
-                return [Reply(rendering.join_hint_text())]
-            earlier = await context.operations.get(operation_id)
+        context = await service._context(chat_id)
+        if context is None:
+            return [Reply(rendering.not_started_text())]
+        if await service._member_of(context, speaker.user_id) is None:
+            return [Reply(rendering.join_hint_text())]
+        earlier = await context.operations.get(operation_id)
         if earlier is not None:
             # A redelivered update: post its preview only if it never reached the chat.
             if earlier.message_id is None and earlier.status is OperationStatus.PENDING:
-                async with service.storage.reading_together():
-                    return [await service._preview(context, earlier)]
+                return [await service._preview(context, earlier)]
             return []
         if (incoming.size or 0) > MAX_STATEMENT_BYTES:
             return [Reply(rendering.file_too_big_text(MAX_STATEMENT_BYTES // MEGABYTE))]
@@ -165,18 +163,16 @@ class MediaService:
             receipt = await tool.run(tool.parse({**arguments, "operationId": operation_id}))
         except DomainError as error:
             return [Reply(rendering.error_text(error))]
-        async with service.storage.reading_together():
-            operation = await context.operations.get(receipt.operation_id)
-            assert operation is not None
-            return [await service._preview(context, operation)]
+        operation = await context.operations.get(receipt.operation_id)
+        assert operation is not None
+        return [await service._preview(context, operation)]
 
     async def _import_arguments(self, context: ChatContext, filename: str,
                                 lines: list[StatementLine]) -> dict[str, Any]:
         storage = self.household.storage
-        async with storage.reading_together():
-            budget = await storage.budgets.load(context.link.budget_id, periods=())
-            imported = await storage.statement_imports.already_imported(
-                context.link.household_id, fingerprints(lines))
+        budget = await storage.budgets.load(context.link.budget_id, periods=())
+        imported = await storage.statement_imports.already_imported(
+            context.link.household_id, fingerprints(lines))
         plan = plan_import(budget, lines, imported)
         # Where a model is configured it may place the lines no name matched; the preview says so.
         guesses = (await suggest_expenses(self.household.model, budget, [u.description for u in plan.unmatched])

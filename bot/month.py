@@ -64,9 +64,8 @@ def goal_line(goal: Goal, today: date, rates: ExchangeRates) -> GoalLine:
 async def month_report(storage: Storage, link: ChatLink, period: Period, today: date,
                        rates: ExchangeRates = DEFAULT_RATES) -> MonthReport:
     """The household's `period`, with goals as they stand `today`."""
-    async with storage.reading_together():
-        budget = await storage.budgets.load(link.budget_id, periods=[period])
-        goals = await storage.goals.list(link.household_id, history=False)
+    budget = await storage.budgets.load(link.budget_id, periods=[period])
+    goals = await storage.goals.list(link.household_id, history=False)
     lines = tuple(ExpenseLine(e.name, e.expected, e.actual_for(period)) for e in budget.expenses)
     return MonthReport(period, lines, budget.expected_total(), budget.actual_total(period),
                        tuple(goal_line(g, today, rates) for g in goals))

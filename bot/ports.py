@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Protocol
 
@@ -34,10 +33,6 @@ class ChatDirectory(Protocol):
     async def member_of_user(self, chat_id: int, user_id: int) -> str | None:
         ...
 
-    def forget_chat(self, chat_id: int) -> None:
-        """Drops any link of the chat this process remembers (its household is gone or moved)."""
-        ...
-
 
 class Storage(Protocol):
     # Read-only properties: an implementation may hold more specific types.
@@ -64,11 +59,6 @@ class Storage(Protocol):
 
     def operations(self, scope: str) -> OperationLog:
         """The operation log of one chat: operation ids and button keys are only unique within it."""
-        ...
-
-    def reading_together(self) -> AbstractAsyncContextManager[None]:
-        """A block whose reads may share one read transaction (fewer round trips), until the
-        first write: reads after a write see it. Never wrap a wait for the model or Telegram."""
         ...
 
     async def erase_household(self, household_id: str) -> None:

@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 SCHEDULE = "schedule"
 PERIODIC = "periodic"
 # How long a claimed message is its worker's to send; past it (the worker died before sending)
-# another worker may send it. Longer than a send can wait for the group's window (61.5 s).
+# another worker may send it. Longer than a send can wait for the group's window (61 s).
 LEASE = timedelta(minutes=5)
 SENDS_AT_ONCE = 8
 

@@ -118,7 +118,3 @@ async def _send_one(context: ContextTypes.DEFAULT_TYPE, chat_id: int, text: str,
         if service is not None:
             await service.bot_membership(chat_id, present=False)
         return None
-
-
-def parts_count(text: str) -> int:
-    return len(split_text(text))

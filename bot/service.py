@@ -22,7 +22,6 @@ from bot.ports import ChatLink, Storage
 from bot.replies import decision_of
 from domain.agent.chat import DEFAULT_HISTORY_TURNS, AgentChat, AgentReply
 from domain.agent.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
-from domain.agent.conversation import ConversationStore, Message
 from domain.agent.model import LanguageModel
 from domain.agent.operations import DEFAULT_TTL, UNDO_TOOL, Operation, OperationLog, OperationStatus
 from domain.agent.previews import (
@@ -38,14 +37,14 @@ from domain.agent.prompt import system_prompt
 from domain.agent.receipts import ToolReceipt
 from domain.agent.toolbox import household_tools
 from domain.agent.tools import (
-    BudgetTool,
+    BudgetStatusTool,
     Tool,
     WriteTool,
 )
 from domain.agent.tools.goals import goal_matching, goal_report
 from domain.agent.tools.registry import read_preview
 from domain.agent.working_memory import working_memory
-from domain.budget import Budget, RecurringExpense
+from domain.budget import Budget
 from domain.errors import DomainError, DuplicateName, NotFound, OperationClosed
 from domain.goals import Goal
 from domain.household import Household, Member
@@ -123,9 +122,6 @@ class ChatContext:
     household: Household
     operations: OperationLog
     tools: list[Tool]
-    # The budget as loaded earlier in this update (for the working memory), whose expenses
-    # name the previews' expenses: see HouseholdService._expense_named.
-    names: Budget | None = None
 
     def tool(self, name: str) -> Tool:
         return next(t for t in self.tools if t.name == name)
@@ -157,8 +153,7 @@ class HouseholdService:
     async def start(self, chat_id: int, title: str | None, speaker: Speaker) -> list[Outcome]:
         """Sets the chat up as a household with the sender (once). In a chat that is a household
         already, a stranger's /start asks to join, as /entrar does."""
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
+        context = await self._context(chat_id)
         if context is None:
             household = Household.create(title or "Nossa casa", self.default_currency)
             budget = Budget.create(self.default_currency, household_id=household.id)
@@ -183,11 +178,10 @@ class HouseholdService:
                    *, operation_id: str | None = None) -> list[Outcome]:
         """/entrar: a preview that a member of the household must confirm; until then the
         sender is not a member."""
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return [Reply(rendering.not_started_text())]
-            member = await self._member_of(context, speaker.user_id)
+        context = await self._context(chat_id)
+        if context is None:
+            return [Reply(rendering.not_started_text())]
+        member = await self._member_of(context, speaker.user_id)
         if member is not None:
             return [Reply(rendering.joined_text(member.name, joined=False))]
         return await self._request_join(context, speaker, name or speaker.first_name,
@@ -236,11 +230,10 @@ class HouseholdService:
 
     async def _member_context(self, chat_id: int, speaker: Speaker) -> tuple[ChatContext, Member] | Reply:
         """The chat's household and the speaker as its member, or the reply that says why not."""
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return Reply(rendering.not_started_text())
-            member = await self._member_of(context, speaker.user_id)
+        context = await self._context(chat_id)
+        if context is None:
+            return Reply(rendering.not_started_text())
+        member = await self._member_of(context, speaker.user_id)
         if member is None:
             return Reply(rendering.join_hint_text())
         return context, member
@@ -303,11 +296,10 @@ class HouseholdService:
         return member, True
 
     async def member(self, chat_id: int, user_id: int) -> Member | None:
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return None
-            return await self._member_of(context, user_id)
+        context = await self._context(chat_id)
+        if context is None:
+            return None
+        return await self._member_of(context, user_id)
 
     # -- the agent ---------------------------------------------------------------------------
 
@@ -320,34 +312,25 @@ class HouseholdService:
         (a vision model) answers it instead of the usual one (bot/media_service.py)."""
         if len(text) > MAX_MODEL_TEXT:  # never sent to the model, nor stored
             return [Reply(rendering.text_too_long_text(MAX_MODEL_TEXT))]
-        # Everything the agent starts from, in one read transaction: the chat, the member, the
-        # working memory and the conversation so far (the model is called outside it).
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return []
-            member = await self._member_of(context, speaker.user_id)
-            if member is None:
-                return [Reply(rendering.join_hint_text())] if self._should_hint(chat_id, speaker) else []
-            model = model or self.model
-            if model is None:
-                return [Reply(rendering.no_model_text())]
-            conversation_id = self._scope(chat_id)
-            conversations = _History(self.storage.conversations, conversation_id, DEFAULT_HISTORY_TURNS)
-            chat = AgentChat.create(
-                model, context.tools, failure_note=_without_model_note(), operations=context.operations,
-                conversations=conversations, conversation_id=conversation_id,
-                history_turns=DEFAULT_HISTORY_TURNS, system_prompt=await self._prompt(context),
-                tool_scope=self.storage.reading_together,
-            )
-            await conversations.read_ahead()
+        context = await self._context(chat_id)
+        if context is None:
+            return []
+        member = await self._member_of(context, speaker.user_id)
+        if member is None:
+            return [Reply(rendering.join_hint_text())] if self._should_hint(chat_id, speaker) else []
+        model = model or self.model
+        if model is None:
+            return [Reply(rendering.no_model_text())]
+        chat = AgentChat.create(
+            model, context.tools, failure_note=_without_model_note(), operations=context.operations,
+            conversations=self.storage.conversations, conversation_id=self._scope(chat_id),
+            history_turns=DEFAULT_HISTORY_TURNS, system_prompt=await self._prompt(context),
+        )
         reply = await chat.send(text, sender=member.name, attachments=attachments)
-        async with self.storage.reading_together():
-            return await self._outcomes(context, reply)
+        return await self._outcomes(context, reply)
 
     async def _prompt(self, context: ChatContext) -> str:
         budget = await self.storage.budgets.load(context.link.budget_id, periods=())
-        context.names = budget
         goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = local_today(self.clock, self.timezone)
         return system_prompt(working_memory(context.household, budget, goals, today))
@@ -389,23 +372,14 @@ class HouseholdService:
     async def _spelled(self, context: ChatContext, preview: OperationPreview) -> OperationPreview:
         try:
             if isinstance(preview, SpendPreview | AdjustmentPreview):
-                preview = replace(preview, expense=(await self._expense_named(context, preview.expense)).name)
+                budget = await self.storage.budgets.load(context.link.budget_id, periods=())
+                preview = replace(preview, expense=budget.find_by_name(preview.expense).name)
             if isinstance(preview, ContributionPreview):
                 goals = await self.storage.goals.list(context.link.household_id, history=False)
                 preview = replace(preview, goal=goal_matching(goals, preview.goal).name)
         except DomainError:
             pass  # renamed or gone since: show the words as given
         return preview
-
-    async def _expense_named(self, context: ChatContext, name: str) -> RecurringExpense:
-        """The expense that answers to `name`, from the budget loaded earlier in this update when it
-        is there (a rename or an archive confirmed within the same update is the rare miss: the
-        preview then shows the words as given); only a miss loads the budget again."""
-        if context.names is not None:
-            with contextlib.suppress(DomainError):
-                return context.names.find_by_name(name)
-        context.names = await self.storage.budgets.load(context.link.budget_id, periods=())
-        return context.names.find_by_name(name)
 
     # -- commands without a model -----------------------------------------------------------
 
@@ -458,25 +432,23 @@ class HouseholdService:
         return None
 
     async def summary(self, chat_id: int, period: Period | None) -> str:
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return rendering.not_started_text()
-            period = period or Period.of(self.today())
-            refusal = self._month_refusal(context, str(period))
-            if refusal is not None:
-                return refusal
-            tool = context.tool(BudgetTool.name)
-            assert isinstance(tool, BudgetTool)
-            report = await tool.report(period)
+        context = await self._context(chat_id)
+        if context is None:
+            return rendering.not_started_text()
+        period = period or Period.of(self.today())
+        refusal = self._month_refusal(context, str(period))
+        if refusal is not None:
+            return refusal
+        tool = context.tool(BudgetStatusTool.name)
+        assert isinstance(tool, BudgetStatusTool)
+        report = await tool.report(period)
         return rendering.budget_report_text(report)
 
     async def goals(self, chat_id: int) -> str:
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return rendering.not_started_text()
-            goals = await self.storage.goals.list(context.link.household_id, history=False)
+        context = await self._context(chat_id)
+        if context is None:
+            return rendering.not_started_text()
+        goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = self.today()
         return rendering.goals_summary([self._goal_report(g, today) for g in goals if not g.archived])
 
@@ -494,11 +466,10 @@ class HouseholdService:
 
     async def pending_previews(self, chat_id: int) -> list[Preview]:
         """Every preview of the chat still waiting for a press (the console lists them)."""
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            if context is None:
-                return []
-            return [await self._preview(context, op) for op in await context.operations.pending()]
+        context = await self._context(chat_id)
+        if context is None:
+            return []
+        return [await self._preview(context, op) for op in await context.operations.pending()]
 
     # -- history, undo, export (contract §8) ---------------------------------------------------
 
@@ -584,12 +555,10 @@ class HouseholdService:
         action = {"confirm": CONFIRM, "cancel": CANCEL}.get(decision_of(text) or "")
         if action is None:
             return None
-        # The look-up joins the press's read transaction (one BEGIN for both).
-        async with self.storage.reading_together():
-            operation = await self.storage.operations(self._scope(chat_id)).get_by_message(message_id)
-            if operation is None:
-                return None
-            return await self.press(chat_id, user_id, callback_data(action, operation.key))
+        operation = await self.storage.operations(self._scope(chat_id)).get_by_message(message_id)
+        if operation is None:
+            return None
+        return await self.press(chat_id, user_id, callback_data(action, operation.key))
 
     async def press(self, chat_id: int, user_id: int, data: str | None) -> PressResult:
         """A Confirmar/Cancelar press. Callback data is hostile until it names a pending operation
@@ -598,25 +567,22 @@ class HouseholdService:
         if action not in (CONFIRM, CANCEL, UNDO) or not KEY_SHAPE.fullmatch(key):
             log.warning("refused malformed callback data in chat %s from user %s", chat_id, user_id)
             return PressResult(rendering.unknown_operation_alert(), alert=True)
-        # The reads up to the confirmation's (or cancellation's) write share one transaction;
-        # those after it see the write, in a transaction of their own.
-        async with self.storage.reading_together():
-            context = await self._context(chat_id)
-            member = await self._member_of(context, user_id) if context is not None else None
-            if context is None or member is None:
-                log.warning("refused a press by non-member %s in chat %s", user_id, chat_id)
-                if context is not None:
-                    return await self._press_by_non_member(context, user_id, action, key)
-                return PressResult(rendering.not_a_member_alert(), alert=True)
-            operation = await context.operations.get_by_key(key)
-            if operation is None:
-                log.warning("refused unknown operation key in chat %s from user %s", chat_id, user_id)
-                return PressResult(rendering.unknown_operation_alert(), alert=True)
-            if action == CANCEL:
-                return await self._cancel(context, operation, member)
-            if action == UNDO:
-                return await self._propose_undo(context, operation)
-            return await self._confirm(context, operation, member)
+        context = await self._context(chat_id)
+        member = await self._member_of(context, user_id) if context is not None else None
+        if context is None or member is None:
+            log.warning("refused a press by non-member %s in chat %s", user_id, chat_id)
+            if context is not None:
+                return await self._press_by_non_member(context, user_id, action, key)
+            return PressResult(rendering.not_a_member_alert(), alert=True)
+        operation = await context.operations.get_by_key(key)
+        if operation is None:
+            log.warning("refused unknown operation key in chat %s from user %s", chat_id, user_id)
+            return PressResult(rendering.unknown_operation_alert(), alert=True)
+        if action == CANCEL:
+            return await self._cancel(context, operation, member)
+        if action == UNDO:
+            return await self._propose_undo(context, operation)
+        return await self._confirm(context, operation, member)
 
     async def _press_by_non_member(self, context: ChatContext, user_id: int, action: str,
                                    key: str) -> PressResult:
@@ -640,37 +606,33 @@ class HouseholdService:
         except OperationClosed as closed:
             # The domain's message speaks to the model (operation ids, "operationId"); a person
             # pressing a button gets the alert written for them.
-            async with self.storage.reading_together():
-                current = await context.operations.get(operation.operation_id) or operation
-                edit = await self._final_edit(context, current)
+            current = await context.operations.get(operation.operation_id) or operation
+            edit = await self._final_edit(context, current)
             alert = (rendering.expired_alert() if closed.status == OperationStatus.EXPIRED
                      else rendering.already_cancelled_alert())
             return PressResult(alert, alert=True, edit=edit)
         except DomainError as error:
             return PressResult(rendering.error_text(error)[:200], alert=True)
         if operation.tool == ERASE and receipt.persisted:
-            self.storage.directory.forget_chat(context.chat_id)
             erasing = read_preview(operation.tool, operation.preview)
             assert isinstance(erasing, ErasePreview)
             erased = rendering.erased_text(erasing.household, member.name)
             edit = Edit(operation.message_id, erased) if operation.message_id is not None else None
             return PressResult(rendering.confirmed_answer(), edit=edit)
-        async with self.storage.reading_together():
-            current = await context.operations.get(operation.operation_id) or operation
-            edit = await self._final_edit(context, current)
-            undone = None
-            if receipt.persisted and current.tool == UNDO_TOOL:  # the undone message loses its button
-                undoing = read_preview(current.tool, current.preview)
-                assert isinstance(undoing, UndoPreview)
-                target = await context.operations.get(undoing.operation)
-                undone = await self._final_edit(context, target) if target is not None else None
+        current = await context.operations.get(operation.operation_id) or operation
+        edit = await self._final_edit(context, current)
+        undone = None
+        if receipt.persisted and current.tool == UNDO_TOOL:  # the undone message loses its button
+            undoing = read_preview(current.tool, current.preview)
+            assert isinstance(undoing, UndoPreview)
+            target = await context.operations.get(undoing.operation)
+            undone = await self._final_edit(context, target) if target is not None else None
         answer = rendering.confirmed_answer() if receipt.persisted else rendering.already_confirmed_alert()
         return PressResult(answer, edit=edit, undone=undone)
 
     async def _cancel(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
         current = await context.operations.cancel(operation.operation_id, cancelled_by=member.name)
-        async with self.storage.reading_together():
-            edit = await self._final_edit(context, current)
+        edit = await self._final_edit(context, current)
         if current.status is OperationStatus.CONFIRMED:
             return PressResult(rendering.already_confirmed_alert(), alert=True, edit=edit)
         return PressResult(rendering.cancelled_answer(), edit=edit)
@@ -706,13 +668,8 @@ class HouseholdService:
             return None
         try:
             household = await self.storage.households.load(link.household_id)
-        except NotFound:
-            # Erased (or moved) by another worker since this one remembered the link.
-            self.storage.directory.forget_chat(chat_id)
-            link = await self.storage.directory.household_of_chat(chat_id)
-            if link is None:
-                return None
-            household = await self.storage.households.load(link.household_id)
+        except NotFound:  # erased by another worker between the two reads
+            return None
         operations = self.storage.operations(self._scope(chat_id))
         return ChatContext(chat_id, link, household, operations,
                            self._tools(link, household, operations))
@@ -754,30 +711,6 @@ def _safe(value: Any) -> Any:
     if isinstance(value, Money | Period) or not is_dataclass(value) or isinstance(value, type):
         return value
     return replace(value, **{f.name: _safe(getattr(value, f.name)) for f in fields(value) if f.init})
-
-
-class _History:
-    """The chat's conversation store, whose first `recent` read is made ahead of the agent
-    (`read_ahead`, inside the update's one read transaction) and handed over when asked for;
-    any other read, and every append, goes to the store."""
-
-    def __init__(self, store: ConversationStore, conversation_id: str, turns: int) -> None:
-        self._store = store
-        self._id = conversation_id
-        self._turns = turns
-        self._ahead: list[Message] | None = None
-
-    async def read_ahead(self) -> None:
-        self._ahead = await self._store.recent(self._id, self._turns)
-
-    async def recent(self, conversation_id: str, turns: int) -> list[Message]:
-        if self._ahead is not None and (conversation_id, turns) == (self._id, self._turns):
-            ahead, self._ahead = self._ahead, None
-            return ahead
-        return await self._store.recent(conversation_id, turns)
-
-    async def append(self, conversation_id: str, messages: list[Message]) -> None:
-        await self._store.append(conversation_id, messages)
 
 
 class _NoModel:

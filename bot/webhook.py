@@ -92,7 +92,6 @@ class Dispatcher:
         self.inbox = inbox
         self.owner = f"{os.getpid()}-{secrets.token_hex(4)}"
         self.wake = asyncio.Event()
-        self._fresh = 0  # updates recorded (or finished) here that no claim has answered yet
         self._slots = asyncio.Semaphore(MAX_CONCURRENT_UPDATES)
         self._tasks: set[asyncio.Task[None]] = set()
         self._loop: asyncio.Task[None] | None = None
@@ -110,7 +109,6 @@ class Dispatcher:
 
     def notify(self) -> None:
         """Something may be claimable now: an update was recorded here, or one finished."""
-        self._fresh += 1
         self.wake.set()
 
     async def _run(self) -> None:
@@ -126,20 +124,14 @@ class Dispatcher:
                 log.exception("inbox claim failed")
                 await asyncio.sleep(IDLE_POLL_SECONDS)
                 continue
-            if item is None:
-                self._slots.release()
-                self._fresh = 0
-            else:
+            if item is not None:  # there may be more: claim again at once
                 task = asyncio.create_task(self._process(item), name=f"update-{item.update_id}")
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
-                self._fresh = max(0, self._fresh - 1)
-                if self._fresh:  # more came in than were claimed: claim again at once
-                    continue
-            # Otherwise wait for news (a record or a finish here) or the idle poll (other
-            # workers' updates, expired leases), rather than claim again straight away: that
-            # claim would almost always find nothing, while racing the update just claimed
-            # for the database (bench/run.py, issue 9).
+                continue
+            self._slots.release()
+            # Nothing to claim: wait for news (a record or a finish here) or the idle poll
+            # (other workers' updates, expired leases).
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), IDLE_POLL_SECONDS)
 

@@ -29,7 +29,7 @@ from domain.agent.working_memory import working_memory
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
-from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 
 # What the model is offered here (the registry's order). A case's household has no ledger, so
@@ -181,7 +181,7 @@ async def build_world(case: Case, timezone: str = DEFAULT_TIMEZONE) -> World:
             aliases=expense.get("aliases") or (), category=expense.get("category"),
             billing_day=expense.get("billingDay"), payment_method=expense.get("paymentMethod"))
         for period, spent in (expense.get("actual") or {}).items():
-            registered.record_spend(Period.parse(period), money_of(spent, currency))
+            registered.replace_actual(Period.parse(period), money_of(spent, currency))
     if spec.get("income") is not None:
         budget.set_income(money_of(spec["income"], currency))
     goals = []

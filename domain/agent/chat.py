@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -93,10 +91,7 @@ class AgentChat:
         max_steps: int = DEFAULT_MAX_STEPS,
         history_turns: int = DEFAULT_HISTORY_TURNS,
         history_tokens: int = DEFAULT_HISTORY_TOKENS,
-        tool_scope: Callable[[], AbstractAsyncContextManager[Any]] | None = None,
     ) -> None:
-        """`tool_scope`, if given, makes the block each tool call runs in (the bot's storage
-        shares one read transaction among a call's reads there); never the model's calls."""
         self.model = model
         self.tools = {tool.name: tool for tool in tools}
         self._system_prompt = system_prompt
@@ -111,7 +106,6 @@ class AgentChat:
         self.max_steps = max_steps
         self.history_turns = history_turns
         self.history_tokens = history_tokens
-        self._tool_scope = tool_scope or contextlib.nullcontext
 
     @classmethod
     def create(cls, model: LanguageModel, tools: list[Tool], **options: Any) -> AgentChat:
@@ -170,8 +164,7 @@ class AgentChat:
                 break
             calls = []
             for raw in answer["tool_calls"]:
-                async with self._tool_scope():
-                    call = await self._run_tool(raw, proposed_now, sender)
+                call = await self._run_tool(raw, proposed_now, sender)
                 calls.append(call)
                 content = compact_json(call.result) if call.error is None else json.dumps(
                     {"error": call.error}, ensure_ascii=False)

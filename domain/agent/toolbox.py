@@ -6,7 +6,7 @@ from domain.agent.clock import DEFAULT_TIMEZONE, Clock, utc_now
 from domain.agent.operations import OperationLog
 from domain.agent.tools import (
     AdjustExpenseTool,
-    BudgetTool,
+    BudgetStatusTool,
     ContributeToGoalTool,
     CreateGoalTool,
     FeasibilityTool,
@@ -58,7 +58,7 @@ def household_tools(
         ContributeToGoalTool(goal_repo, household_id=household.id, operations=operations),
         CreateGoalTool(goal_repo, household, now, timezone=timezone, operations=operations, rates=rates),
         *undo,
-        BudgetTool(budget_repo, budget_id),
+        BudgetStatusTool(budget_repo, budget_id),
         GoalTool(goal_repo, household.id, now, timezone=timezone, rates=rates),
         FeasibilityTool(budget_repo, budget_id, goal_repo, household.id, now, timezone=timezone,
                         rates=rates),

@@ -17,13 +17,9 @@ from infra.db.engine import Database
 from infra.db.tables import group_sends
 
 GROUP_LIMIT = 20
-# How long a room reserved ahead (`reserve_many`, for the messages a turn sends one after the
-# other) may wait for its message; later, the message reserves afresh (bot/rate_limit.py).
-RESERVED_AHEAD_FOR = timedelta(seconds=0.5)
 # A second more than Telegram's minute: a message reserved at t can reach Telegram a little later
-# than one reserved at t + 60 s reaches it, and both would then fall in one minute. Plus the time
-# a room reserved ahead may wait for its message, so every message keeps that whole second.
-GROUP_WINDOW = timedelta(seconds=61) + RESERVED_AHEAD_FOR
+# than one reserved at t + 60 s reaches it, and both would then fall in one minute.
+GROUP_WINDOW = timedelta(seconds=61)
 
 
 class GroupSendWindow:
@@ -41,16 +37,6 @@ class GroupSendWindow:
     async def reserve(self, chat_id: int) -> float:
         """0.0 if a message to `chat_id` may go now (and it is counted); otherwise the seconds to
         wait before asking again (and nothing is counted)."""
-        granted, wait = await self._reserve(chat_id, 1)
-        return 0.0 if granted else wait
-
-    async def reserve_many(self, chat_id: int, count: int) -> int:
-        """Room for up to `count` messages to `chat_id` that go now, one after the other, in one
-        transaction: how many were counted (0 to `count`; none is waited for)."""
-        granted, _ = await self._reserve(chat_id, count)
-        return granted
-
-    async def _reserve(self, chat_id: int, count: int) -> tuple[int, float]:
         async with self._db.transaction() as unit:
             connection = unit.connection
             if connection.dialect.name == "postgresql":
@@ -62,10 +48,8 @@ class GroupSendWindow:
             recent = (await connection.execute(
                 select(group_sends.c.sent_at).where(group_sends.c.chat_id == chat_id)
                 .order_by(group_sends.c.sent_at))).scalars().all()
-            granted = min(count, self.limit - len(recent))
-            if granted > 0:
-                rows = [{"chat_id": chat_id, "sent_at": now}] * granted
-                await connection.execute(group_sends.insert(), rows if granted > 1 else rows[0])
-                return granted, 0.0
+            if len(recent) < self.limit:
+                await connection.execute(group_sends.insert().values(chat_id=chat_id, sent_at=now))
+                return 0.0
         frees_at = recent[-self.limit] + self.window
-        return 0, max(0.05, (frees_at - now).total_seconds())
+        return max(0.05, (frees_at - now).total_seconds())

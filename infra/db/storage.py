@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 
 from domain.agent.clock import Clock, utc_now
@@ -41,19 +40,13 @@ class SqlStorage:
         # posted_only: the bot confirms only previews whose message reached the chat.
         return SqlOperationLog(self.database, scope, clock=self.clock, ttl=self.ttl, posted_only=True)
 
-    def reading_together(self) -> AbstractAsyncContextManager[None]:
-        """Reads share one transaction until the first write (Database.reading_together)."""
-        return self.database.reading_together()
-
     async def erase_household(self, household_id: str) -> None:
         """Deletes every record of the household (infra.db.lifecycle.ERASED), in the caller's
         transaction when there is one (a confirmation's)."""
         await erase_household(self.database, household_id)
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> bool:
-        moved = await migrate_chat(self.database, old_chat_id, new_chat_id)
-        self.directory.forget_chat(old_chat_id)
-        return moved
+        return await migrate_chat(self.database, old_chat_id, new_chat_id)
 
     async def set_departed(self, chat_id: int, departed: bool, *, now: datetime) -> None:
         await mark_departed(self.database, chat_id, departed, now=now)

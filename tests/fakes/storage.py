@@ -10,16 +10,14 @@ across requests and processes).
 
 from __future__ import annotations
 
-import contextlib
-from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 
 from bot.ports import ChatLink
 from domain.agent.clock import Clock, utc_now
 from domain.agent.conversation import InMemoryConversationStore
 from domain.agent.operations import DEFAULT_TTL, InMemoryOperationLog
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository, InMemoryHouseholdRepository
 from domain.ledger import InMemoryLedger
-from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository, InMemoryHouseholdRepository
 from domain.statements import InMemoryStatementImports
 
 
@@ -42,9 +40,6 @@ class InMemoryChatDirectory:
 
     async def member_of_user(self, chat_id: int, user_id: int) -> str | None:
         return self._members.get((chat_id, user_id))
-
-    def forget_chat(self, chat_id: int) -> None:
-        """Nothing is cached in memory."""
 
     def unlink_chat(self, chat_id: int) -> None:
         self._chats.pop(chat_id, None)
@@ -84,10 +79,6 @@ class InMemoryStorage:
         if log is None:
             log = self.logs[scope] = InMemoryOperationLog(clock=self.clock, ttl=self.ttl, posted_only=True)
         return log
-
-    def reading_together(self) -> AbstractAsyncContextManager[None]:
-        """Nothing to share in memory."""
-        return contextlib.nullcontext()
 
     async def erase_household(self, household_id: str) -> None:
         # The test doubles' own dicts: the domain's repositories have no verb to delete.

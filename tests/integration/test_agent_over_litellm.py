@@ -33,7 +33,7 @@ from domain.agent.working_memory import working_memory
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
-from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from infra.llm import LiteLLMModel
 from tests.fakes.llm_server import (

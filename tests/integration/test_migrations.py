@@ -13,6 +13,9 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
+from domain.budget import Budget
+from domain.goals import Goal
+from domain.household import Household
 from domain.money import Money, Period
 from infra.db import DEFAULT_DATABASE_URL, SqlBudgetRepository, SqlGoalRepository, database_url
 from infra.db.ledger import SqlLedger
@@ -32,9 +35,13 @@ def table_names(connection: Connection) -> set[str]:
 
 
 def downgrade_to_base(connection: Connection) -> None:
+    downgrade_to(connection, "base")
+
+
+def downgrade_to(connection: Connection, revision: str) -> None:
     config = alembic_config(connection.engine.url.render_as_string(hide_password=False))
     config.attributes["connection"] = connection
-    command.downgrade(config, "base")
+    command.downgrade(config, revision)
 
 
 async def test_migrations_upgrade_an_empty_database_and_match_the_models(blank_backend: Backend) -> None:
@@ -187,5 +194,46 @@ async def test_migration_0014_carries_every_total_over_to_the_ledger_exactly(
         assert sorted((e.kind.value, e.subject, e.amount) for e in june) == [  # type: ignore[type-var]
             ("opening", "Luz", Money.of("0.01", "BRL")),
             ("opening", "Mercado", Money.of("90000000000.01", "BRL"))]
+    finally:
+        await database.dispose()
+
+
+async def test_migration_0014_downgraded_and_upgraded_again_keeps_aliases_members_and_totals(
+        blank_backend: Backend) -> None:
+    database = blank_backend.open()
+    try:
+        await upgrade_database(database)
+        budget = Budget.create("BRL", id="orc", household_id="casa-1")
+        budget.register("Mercado", Money.of("1500", "BRL"), aliases=("feira", "supermercado"))
+        budget.find_by_name("Mercado").add_to_actual(Period(2026, 6), Money.of("37.90", "BRL"))
+        await SqlBudgetRepository(database).save(budget)
+        household = Household.create("Casa", "BRL", id="casa-1")
+        ana, bruno = household.add_member("Ana"), household.add_member("Bruno")
+        goal = Goal.create("Amsterdam", Money.of("6000", "EUR"), members=[ana, bruno],
+                           created_at=date(2026, 6, 1), id="trip")
+        goal.contribute(ana, Money.of("500", "EUR"), date(2026, 6, 2))
+        await SqlGoalRepository(database).save(goal)
+
+        async with database.engine.connect() as connection:
+            await connection.run_sync(downgrade_to, "0017")
+            await connection.commit()
+            kept = {table: (await connection.execute(text(f"SELECT COUNT(*) FROM {table}"))).scalar_one()
+                    for table in ("expense_aliases", "goal_members", "actuals", "contributions", "goal_savings")}
+        assert kept == {"expense_aliases": 2, "goal_members": 2, "actuals": 1, "contributions": 1,
+                        "goal_savings": 1}
+        async with database.engine.connect() as connection:  # and 0018b's downgrade, before it
+            await connection.run_sync(downgrade_to, "0018")
+            await connection.commit()
+            aliases = (await connection.execute(text("SELECT COUNT(*) FROM expense_aliases"))).scalar_one()
+        assert aliases == 2
+
+        await upgrade_database(database)
+
+        mercado = (await SqlBudgetRepository(database).load("orc")).find_by_name("supermercado")
+        assert (mercado.aliases, mercado.actual_for(Period(2026, 6))) == (
+            ("feira", "supermercado"), Money.of("37.90", "BRL"))
+        trip = await SqlGoalRepository(database).load("trip")
+        assert [m.name for m in trip.members] == ["Ana", "Bruno"]
+        assert trip.saved_by_currency() == {"EUR": Money.of("500", "EUR")}
     finally:
         await database.dispose()

@@ -45,6 +45,23 @@ async def test_a_redelivered_update_recorded_at_once_is_accepted_once(database: 
     assert sorted(await asyncio.gather(*(deliver() for _ in range(5)))) == [False] * 4 + [True]
 
 
+async def test_a_hundred_updates_recorded_at_once_in_one_process_are_all_stored(database: Database) -> None:
+    # One process's writers meet in SQLite's busy handler (BEGIN IMMEDIATE and a busy timeout),
+    # with no lock of our own in front of it: slower under a burst, never "database is locked".
+    inbox = UpdateInbox(database)
+    barrier = asyncio.Barrier(100)
+
+    async def deliver(update_id: int) -> bool:
+        await barrier.wait()
+        return await inbox.record(update_id, -5000 - update_id % 10, {"update_id": update_id})
+
+    recorded = await asyncio.gather(*(deliver(update_id) for update_id in range(1, 101)))
+
+    assert recorded == [True] * 100
+    claimed = [await inbox.claim("w1", LEASE) for _ in range(10)]
+    assert sorted(item.update_id for item in claimed if item is not None) == list(range(1, 11))
+
+
 async def test_a_chat_s_updates_are_claimed_in_order_one_at_a_time(database: Database) -> None:
     inbox = UpdateInbox(database)
     await inbox.record(1, -100, {"n": 1})
@@ -127,11 +144,11 @@ async def test_a_chat_keeps_its_first_household_and_each_user_their_member(datab
 
 
 
-async def test_the_directory_keeps_committed_links_in_memory_and_nothing_else(database: Database) -> None:
+async def test_the_directory_finds_another_workers_links_and_never_a_rolled_back_one(database: Database) -> None:
     directory = ChatDirectory(database)
     assert await directory.household_of_chat(-100) is None
     assert await directory.member_of_user(-100, 42) is None
-    # Linked by another worker after this one found nothing: found now, not remembered as absent.
+    # Linked by another worker after this one found nothing: found now.
     await ChatDirectory(database).link_chat(-100, "casa-1", "orc-1")
     await ChatDirectory(database).link_member(-100, 42, "m-ana")
     assert await directory.household_of_chat(-100) == ChatLink("casa-1", "orc-1")
@@ -153,19 +170,6 @@ async def test_the_directory_keeps_committed_links_in_memory_and_nothing_else(da
     assert await directory.household_of_chat(-300) is None
     assert await directory.member_of_user(-300, 7) is None
 
-    # Committed links are served from memory: no query reaches the database for them.
-    statements: list[str] = []
-
-    def count(_conn: object, _cursor: object, statement: str, *_: object) -> None:
-        statements.append(statement)
-
-    event.listen(database.engine.sync_engine, "before_cursor_execute", count)
-    try:
-        assert await directory.household_of_chat(-100) == ChatLink("casa-1", "orc-1")
-        assert await directory.member_of_user(-100, 42) == "m-ana"
-    finally:
-        event.remove(database.engine.sync_engine, "before_cursor_execute", count)
-    assert statements == []
 
 async def test_appends_racing_from_two_engines_number_every_message_once(
         backend: Backend, database: Database) -> None:

@@ -232,9 +232,9 @@ async def market(database: Database) -> SqlBudgetRepository:
     repo = SqlBudgetRepository(database)
     budget = Budget.create("BRL", id="orc-1")
     market = budget.register("Mercado", brl("1500"))
-    market.record_spend(MAY, brl("10.10"))
-    market.record_spend(JUNE, brl("20.20"))
-    budget.register("Farmácia", brl("50")).record_spend(MAY, brl("0.10"))
+    market.replace_actual(MAY, brl("10.10"))
+    market.replace_actual(JUNE, brl("20.20"))
+    budget.register("Farmácia", brl("50")).replace_actual(MAY, brl("0.10"))
     await repo.save(budget)
     return repo
 
@@ -249,7 +249,7 @@ async def test_a_month_not_loaded_refuses_to_be_read_and_is_kept_by_a_save(datab
     with pytest.raises(LookupError, match="2026-05"):
         mercado.actual_for(MAY)
     with pytest.raises(LookupError):
-        farmacia.record_spend(MAY, brl("1"))
+        farmacia.replace_actual(MAY, brl("1"))
     mercado.add_to_actual(JUNE, brl("0.10"))
     farmacia.add_to_actual(JUNE, brl("0.20"))
     await repo.save(june)
@@ -267,7 +267,7 @@ async def test_a_budget_loaded_for_no_month_keeps_them_all(database: Database) -
     assert all(e.actuals == {} and e.loaded_periods == frozenset() for e in bare.expenses)
     bare.adjust_amount("Mercado", brl("1600"))
     bare.set_income(brl("5000"))
-    bare.register("Luz", brl("200")).record_spend(JULY, brl("180"))
+    bare.register("Luz", brl("200")).replace_actual(JULY, brl("180"))
 
     await repo.save(bare)
 

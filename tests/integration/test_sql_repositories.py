@@ -226,7 +226,7 @@ async def test_saving_one_spend_writes_the_same_few_rows_whatever_the_history(da
     budget = Budget.create("BRL", id="orc-1")
     market = budget.register("Mercado", brl("1500"))
     for month in range(1, 241):
-        market.record_spend(Period(2000 + (month - 1) // 12, (month - 1) % 12 + 1), brl("1.01"))
+        market.replace_actual(Period(2000 + (month - 1) // 12, (month - 1) % 12 + 1), brl("1.01"))
     await repo.save(budget)
     loaded = await repo.load("orc-1")
     loaded.expenses[0].add_to_actual(JUNE, brl("37.90"))
@@ -268,8 +268,8 @@ async def test_a_budget_can_be_loaded_with_only_the_months_a_caller_needs(databa
     repo = SqlBudgetRepository(database)
     budget = Budget.create("BRL", id="orc-1")
     market = budget.register("Mercado", brl("1500"))
-    market.record_spend(Period(2025, 1), brl("10"))
-    market.record_spend(JUNE, brl("20"))
+    market.replace_actual(Period(2025, 1), brl("10"))
+    market.replace_actual(JUNE, brl("20"))
     await repo.save(budget)
 
     partial = await repo.load("orc-1", periods=[JUNE])
@@ -284,7 +284,7 @@ async def test_a_budget_can_be_loaded_with_only_the_months_a_caller_needs(databa
         await repo.save(partial)
 
     partial.expenses[0].actuals.pop(JULY)
-    partial.register("Farmácia", brl("50")).record_spend(Period(2024, 1), brl("7"))  # new: nothing to clobber
+    partial.register("Farmácia", brl("50")).replace_actual(Period(2024, 1), brl("7"))  # new: nothing to clobber
     await repo.save(partial)
 
     stored = await repo.load("orc-1")

@@ -38,6 +38,7 @@ CASES = {
     25: "50 tool calls in one model answer",
     26: "a stranger's /entrar confirmed by themselves",
     27: "/apagar racing a confirmation on another worker",
+    28: "↩️ Desfazer and its undo pressed twice, on several workers, and redelivered",
 }
 
 

@@ -18,6 +18,7 @@ from tests.fakes.telegram_api import FakeTelegramAPI
 from tests.integration.conftest import Backend
 from tests.reliability.conftest import Bots, couple_with_groceries
 from tests.reliability.press_worker import press_rounds
+from tests.reliability.report import Figures
 from tests.reliability.support import (
     ANA,
     BRUNO,
@@ -78,7 +79,8 @@ async def _undo_operations(backend: Backend) -> list[dict[str, object]]:
         await database.dispose()
 
 
-def test_the_undos_confirmar_pressed_24_times_on_3_workers_undoes_once(backend: Backend) -> None:
+def test_the_undos_confirmar_pressed_24_times_on_3_workers_undoes_once(backend: Backend,
+                                                                       figures: Figures) -> None:
     undo_key, _ = sync(_undo_proposed(backend))
     per_worker = [[[(ANA.user_id if (worker + press) % 2 else BRUNO.user_id, callback_data(CONFIRM, undo_key))
                     for press in range(8)]] for worker in range(3)]
@@ -86,11 +88,16 @@ def test_the_undos_confirmar_pressed_24_times_on_3_workers_undoes_once(backend: 
     answers = race(press_rounds, [(backend.url, backend.engine_options, CHAT, rounds) for rounds in per_worker])
 
     said = [answer for worker in answers for answer, _ in worker[0]]
+    actual = sync(_actual(backend))
+    figures.add(28, f"{backend.name}, the undo's Confirmar on 3 service processes", attempts=len(said),
+                expected="1 undo, 23 already confirmed, R$ 100.00",
+                seen=f"{said.count(CONFIRMED)} undo, {said.count(ALREADY)} already confirmed, R$ {actual:.2f}")
     assert said.count(CONFIRMED) == 1 and said.count(ALREADY) == 23, said
-    assert sync(_actual(backend)) == Decimal("100")
+    assert actual == Decimal("100")
 
 
-def test_desfazer_pressed_at_once_on_2_workers_and_twice_on_each_proposes_one_undo(backend: Backend) -> None:
+def test_desfazer_pressed_at_once_on_2_workers_and_twice_on_each_proposes_one_undo(backend: Backend,
+                                                                                  figures: Figures) -> None:
     database = backend.open()
     try:
         async def spent() -> str:
@@ -107,12 +114,18 @@ def test_desfazer_pressed_at_once_on_2_workers_and_twice_on_each_proposes_one_un
     race(press_rounds, [(backend.url, backend.engine_options, CHAT, rounds) for rounds in presses])
 
     undos = sync(_undo_operations(backend))
+    actual = sync(_actual(backend))
+    figures.add(28, f"{backend.name}, ↩️ Desfazer twice on each of 2 service processes",
+                attempts=sum(len(rounds[0]) for rounds in presses),
+                expected="1 undo proposed (pending), R$ 37.90 kept",
+                seen=f"{len(undos)} undo proposed ({', '.join(str(u['status']) for u in undos)}), "
+                     f"R$ {actual:.2f} kept")
     assert len(undos) == 1 and undos[0]["status"] == "pending", undos
-    assert sync(_actual(backend)) == Decimal("37.90")
+    assert actual == Decimal("37.90")
 
 
 def test_two_different_undos_of_one_spend_confirmed_at_once_on_2_workers_reverse_it_once(
-        backend: Backend) -> None:
+        backend: Backend, figures: Figures) -> None:
     undo_key, _ = sync(_undo_proposed(backend))
 
     async def second_undo() -> str:
@@ -132,16 +145,23 @@ def test_two_different_undos_of_one_spend_confirmed_at_once_on_2_workers_reverse
     ])
 
     said = sorted((answer, alert) for worker in answers for answer, alert in worker[0])
-    assert [answer for answer, _ in said].count(CONFIRMED) == 1, said
     refused = [(answer, alert) for answer, alert in said if answer != CONFIRMED]
+    actual = sync(_actual(backend))
+    figures.add(28, f"{backend.name}, two undos of one spend on 2 service processes", attempts=len(said),
+                expected="1 undone, 1 refused as already undone, R$ 100.00",
+                seen=f"{len(said) - len(refused)} undone, "
+                     f"{sum(1 for answer, alert in refused if alert and 'já foi desfeita' in answer)} refused as "
+                     f"already undone, R$ {actual:.2f}")
+    assert [answer for answer, _ in said].count(CONFIRMED) == 1, said
     assert refused and refused[0][1] and "já foi desfeita" in refused[0][0], said
     # R$ 100 + R$ 37,90 - R$ 37,90, never - R$ 37,90 twice.
-    assert sync(_actual(backend)) == Decimal("100")
+    assert actual == Decimal("100")
     statuses = sorted(str(row["status"]) for row in sync(_undo_operations(backend)))
     assert statuses == ["confirmed", "pending"]
 
 
-def test_a_confirmation_of_the_undo_processed_again_writes_nothing_more(backend: Backend) -> None:
+def test_a_confirmation_of_the_undo_processed_again_writes_nothing_more(backend: Backend,
+                                                                       figures: Figures) -> None:
     undo_key, spend_key = sync(_undo_proposed(backend))
 
     async def twice() -> tuple[str, str, str, Decimal]:
@@ -160,12 +180,17 @@ def test_a_confirmation_of_the_undo_processed_again_writes_nothing_more(backend:
 
     first, again, raced, actual = sync(twice())
 
+    answers = [first, again, raced]
+    figures.add(28, f"{backend.name}, the undo's confirmation processed again", attempts=len(answers) + 1,
+                expected="1 undo, 2 already confirmed, a late ↩️ Desfazer refused, R$ 100.00",
+                seen=f"{answers.count(CONFIRMED)} undo, {answers.count(ALREADY)} already confirmed, "
+                     f"a late ↩️ Desfazer refused, R$ {actual:.2f}")
     assert (first, again, raced) == (CONFIRMED, ALREADY, ALREADY)
     assert actual == Decimal("100")
 
 
 def test_a_redelivered_desfazer_press_posts_one_undo_preview_and_its_confirmation_undoes_once(
-        tg: FakeTelegramAPI, bots: Bots) -> None:
+        tg: FakeTelegramAPI, bots: Bots, figures: Figures) -> None:
     bot = bots.start()
     casa = couple_with_groceries(tg, bot, CHAT)
     _, edit = casa.confirm(ANA_IN_TELEGRAM, casa.propose(ANA_IN_TELEGRAM, "/gasto 37,90 mercado"))
@@ -178,13 +203,20 @@ def test_a_redelivered_desfazer_press_posts_one_undo_preview_and_its_confirmatio
     casa.settle()
 
     assert [r.status_code for r in responses] == [200] * 3
-    [proposal] = previews_in(tg.calls[since:], CHAT)
+    proposals = previews_in(tg.calls[since:], CHAT)
+    [proposal] = proposals
     answer, _ = casa.confirm(ANA_IN_TELEGRAM, proposal)
     redelivered = casa.press_update(ANA_IN_TELEGRAM, proposal.confirm, proposal.message_id)
     casa.post(redelivered)
     casa.post(redelivered)
     casa.settle()
-    assert answer_text(answer) == CONFIRMED and not alerted(answer)
-    assert sync(actual_at(bots.url, CHAT)) == Decimal("0")
+    actual = sync(actual_at(bots.url, CHAT))
+    undone = answer_text(answer) == CONFIRMED and not alerted(answer)
+    figures.add(28, f"{bots.backend}, webhook: ↩️ Desfazer delivered 3 times, its Confirmar 3 times",
+                attempts=6, expected="1 undo preview, undone once, R$ 0.00",
+                seen=f"{len(proposals)} undo preview, {'undone once' if undone else 'not undone'}, "
+                     f"R$ {actual:.2f}")
+    assert undone
+    assert actual == Decimal("0")
     assert answer_text(casa.press(ANA_IN_TELEGRAM, undo, int(edit.params["message_id"]))) == \
         history.already_undone_alert()

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-from collections.abc import AsyncIterator
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -26,7 +24,7 @@ from domain.agent.working_memory import working_memory
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
-from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from tests.fakes.scripted_model import (
     FailingModel,
@@ -123,31 +121,6 @@ async def test_reply_tool_calls_lists_every_call_in_order_unknown_tools_included
     assert len(model.requests) == 2, "the answer that only proposed ended the turn"
     assert reply.receipts == [reply.tool_calls[2].result]
 
-
-
-async def test_each_tool_call_runs_in_the_tool_scope_and_no_model_call_does() -> None:
-    repo = await groceries_budget()
-    events: list[str] = []
-
-    @contextlib.asynccontextmanager
-    async def scope() -> AsyncIterator[None]:
-        events.append("open")
-        yield
-        events.append("close")
-
-    class Watched(ScriptedModel):
-        async def complete(self, messages: list[Any], tools: list[dict[str, Any]]) -> Any:
-            events.append("model")
-            return await super().complete(messages, tools)
-
-    model = Watched(calls(call("budgetStatus", {"period": "2026-06"}), call("recordSpend", SPEND)),
-                    say("Confirma o gasto?"))
-    chat = AgentChat.create(model, budget_tools(repo), tool_scope=scope)
-
-    reply = await chat.send("quanto sobrou? e gastei 200 no mercado", sender="Ana")
-
-    assert [c.error for c in reply.tool_calls] == [None, None]
-    assert events == ["model", "open", "close", "open", "close", "model"]
 
 async def test_the_model_reads_a_receipt_as_compact_json_with_exact_amounts() -> None:
     repo = await groceries_budget()

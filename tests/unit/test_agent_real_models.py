@@ -12,7 +12,7 @@ from domain.agent.model import FailureKind
 from domain.agent.operations import InMemoryOperationLog, OperationStatus
 from domain.agent.tools import BudgetTool, RecordSpendTool, Tool
 from domain.budget import Budget
-from domain.memory import InMemoryBudgetRepository
+from domain.in_memory import InMemoryBudgetRepository
 from domain.money import Money, Period
 from tests.fakes.scripted_model import ScriptedModel, call, calls, say
 

@@ -17,7 +17,7 @@ from domain.agent.tools import ContributeToGoalTool, RecordSpendTool
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household, Member
-from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from tests.fakes.scripted_model import ScriptedModel, call, say
 

@@ -13,7 +13,7 @@ from domain.agent.chat import AgentChat
 from domain.agent.receipts import ToolReceipt
 from domain.agent.tools import CreateGoalTool
 from domain.household import Household
-from domain.memory import InMemoryGoalRepository
+from domain.in_memory import InMemoryGoalRepository
 from domain.money import Money
 from tests.fakes.scripted_model import ScriptedModel, call, say
 

@@ -241,7 +241,15 @@ def test_a_delta_that_would_leave_the_actual_negative_is_refused() -> None:
     assert groceries.actual_for(JUNE) == brl(20)
 
 
-def test_record_spend_replaces_the_months_actual() -> None:
+def test_replace_actual_replaces_the_months_actual() -> None:
+    _, groceries = budget_with_groceries()
+    groceries.add_to_actual(JUNE, brl(200))
+
+    assert groceries.replace_actual(JUNE, brl(1800)) == brl(1800)
+    assert groceries.actual_for(JUNE) == brl(1800)
+
+
+def test_the_contracts_record_spend_still_replaces_the_months_actual() -> None:
     _, groceries = budget_with_groceries()
     groceries.add_to_actual(JUNE, brl(200))
 
@@ -253,7 +261,7 @@ def test_a_negative_spend_is_refused() -> None:
     _, groceries = budget_with_groceries()
 
     with pytest.raises(InvalidMoney):
-        groceries.record_spend(JUNE, brl(-1))
+        groceries.replace_actual(JUNE, brl(-1))
 
     assert groceries.actual_for(JUNE) == Money.zero("BRL")
 
@@ -271,7 +279,7 @@ def test_a_spend_in_another_currency_is_refused_and_nothing_changes() -> None:
     _, groceries = budget_with_groceries()
 
     with pytest.raises(CurrencyMismatch, match="USD"):
-        groceries.record_spend(JUNE, Money.of(10, "USD"))
+        groceries.replace_actual(JUNE, Money.of(10, "USD"))
 
     assert groceries.actual_for(JUNE) == Money.zero("BRL")
 
@@ -328,8 +336,8 @@ def test_totals_add_up_expected_and_actual_amounts() -> None:
     rent = b.register("Aluguel", brl(2500))
     b.register("Água", brl("120.50"))
     groceries.add_to_actual(JUNE, brl("37.90"))
-    rent.record_spend(JUNE, brl(2500))
-    rent.record_spend(JULY, brl(2600))
+    rent.replace_actual(JUNE, brl(2500))
+    rent.replace_actual(JULY, brl(2600))
 
     assert b.expected_total() == brl("4120.50")
     assert b.actual_total(JUNE) == brl("2537.90")

@@ -17,7 +17,7 @@ from bot.service import MAX_MODEL_TEXT, HouseholdService, Reply, Speaker
 from domain.agent.chat import MAX_TOOL_CALLS_PER_ANSWER, TOO_MANY_CALLS_REPLY, AgentChat
 from domain.agent.tools import BudgetTool
 from domain.budget import Budget
-from domain.memory import InMemoryBudgetRepository
+from domain.in_memory import InMemoryBudgetRepository
 from tests.fakes.scripted_model import ScriptedModel, call, calls, say
 from tests.fakes.storage import InMemoryStorage
 

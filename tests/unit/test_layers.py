@@ -59,7 +59,7 @@ def imported_top_level_names(module: Path) -> set[str]:
 def test_there_are_domain_modules_to_check() -> None:
     names = {p.name for p in pure_domain_modules()}
 
-    assert {"money.py", "budget.py", "goals.py", "household.py", "memory.py"} <= names
+    assert {"money.py", "budget.py", "goals.py", "household.py", "in_memory.py"} <= names
 
 
 @pytest.mark.parametrize("module", pure_domain_modules(), ids=lambda p: str(p.relative_to(ROOT)))

@@ -43,7 +43,7 @@ from domain.errors import (
 )
 from domain.goals import Goal
 from domain.household import Household
-from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from tests.fakes.scripted_model import ScriptedModel, call, calls, say
 

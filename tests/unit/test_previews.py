@@ -39,8 +39,8 @@ from domain.agent.tools.base import compact_json
 from domain.agent.tools.registry import TOOLS, read_preview, registered, write_tools
 from domain.budget import Budget
 from domain.household import Household
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.ledger import InMemoryLedger
-from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from domain.statements import InMemoryStatementImports
 

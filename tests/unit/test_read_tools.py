@@ -13,7 +13,7 @@ from domain.budget import Budget
 from domain.errors import AmbiguousName, InvalidArgument, InvalidPeriod, UnknownGoal
 from domain.goals import Goal
 from domain.household import Household, Member
-from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from domain.rates import FixedRates
 

@@ -15,7 +15,7 @@ from domain.budget import Budget
 from domain.errors import DomainError, InvalidArgument
 from domain.goals import Goal
 from domain.household import Household
-from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money
 from domain.reading import read_amount, read_currency, read_date, read_period
 from tests.fakes.scripted_model import ScriptedModel, call

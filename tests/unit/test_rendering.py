@@ -46,7 +46,7 @@ from domain.budget import Budget
 from domain.errors import UnknownExpense
 from domain.goals import Goal
 from domain.household import Household
-from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from domain.rates import FixedRates
 
@@ -524,7 +524,7 @@ async def test_the_real_budget_status_and_goal_report_render_as_prose() -> None:
     budgets = InMemoryBudgetRepository()
     budget = Budget.create("BRL", id="b1")
     mercado = budget.register("Mercado", Money.of(1500, "BRL"))
-    mercado.record_spend(Period(2026, 6), Money.of("930", "BRL"))
+    mercado.replace_actual(Period(2026, 6), Money.of("930", "BRL"))
     await budgets.save(budget)
     status = await BudgetTool.create(budget_repo=budgets, budget_id="b1").budget_status(period="2026-06")
     summary = budget_summary(status)

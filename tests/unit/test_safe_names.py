@@ -14,7 +14,7 @@ from domain.budget import Budget
 from domain.errors import DuplicateName, InvalidArgument, LookAlikeName
 from domain.goals import Goal
 from domain.household import Household
-from domain.memory import InMemoryGoalRepository
+from domain.in_memory import InMemoryGoalRepository
 from domain.money import Money
 from domain.text import safe_text, shorten, skeleton
 

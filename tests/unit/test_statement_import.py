@@ -13,7 +13,7 @@ from domain.agent.operations import InMemoryOperationLog
 from domain.agent.tools.statements import ImportStatementTool
 from domain.budget import Budget
 from domain.errors import UnknownExpense
-from domain.memory import InMemoryBudgetRepository
+from domain.in_memory import InMemoryBudgetRepository
 from domain.money import Money, Period
 from domain.statements import (
     AlreadyImported,

@@ -24,5 +24,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('expenses', schema=None) as batch_op:
-        batch_op.drop_column('expected_history')
+    # Plain ALTER TABLE ... DROP COLUMN (SQLite has it since 3.35): a batch rebuild drops the old
+    # expenses table, and ON DELETE CASCADE then deleted every expense's aliases.
+    op.drop_column('expenses', 'expected_history')

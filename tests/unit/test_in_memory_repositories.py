@@ -8,7 +8,7 @@ from domain.budget import Budget
 from domain.errors import ConcurrentModification, NotFound
 from domain.goals import Goal
 from domain.household import Household, Member
-from domain.memory import InMemoryBudgetRepository, InMemoryGoalRepository, InMemoryHouseholdRepository
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository, InMemoryHouseholdRepository
 from domain.money import Money, Period
 from domain.ports import BudgetRepository, GoalRepository, HouseholdRepository
 
@@ -116,7 +116,7 @@ async def test_a_loaded_budget_changed_without_save_leaves_the_store_unchanged()
     await repo.save(a_budget())
 
     loaded = await repo.load("b1")
-    loaded.find_by_name("Mercado").record_spend(JUNE, brl(999))
+    loaded.find_by_name("Mercado").replace_actual(JUNE, brl(999))
     loaded.register("Aluguel", brl(2500))
 
     again = await repo.load("b1")
