@@ -131,7 +131,8 @@ class Player:
         started = time.perf_counter()
         reply = await chat.send(text, sender=sender)
         latency = time.perf_counter() - started
-        calls = [Call(index, c.name, canonical_args(world.tool(c.name), c.args), c.error, c.result)
+        calls = [Call(index, c.name, canonical_args(world.tool(c.name), c.args, sender),
+                      c.error, c.result)
                  for c in reply.tool_calls]
         persisted = sum(1 for c in calls if c.receipt is not None and c.receipt.persisted)
         unconfirmed = self._track(index, calls)

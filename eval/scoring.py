@@ -18,6 +18,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from domain.agent.chat import MINTED, with_speaker
 from domain.agent.receipts import ToolReceipt
 from domain.agent.tools import (
     AdjustExpenseTool,
@@ -30,6 +31,7 @@ from domain.agent.tools import (
     RegisterExpenseTool,
     Tool,
 )
+from domain.agent.tools.base import WriteTool
 from domain.agent.tools.budget import find_expense
 from domain.agent.tools.goals import goal_matching
 from domain.budget import Budget
@@ -87,6 +89,10 @@ class Call:
 
     @property
     def operation_id(self) -> str | None:
+        """The operation the call landed on (the chat scopes or mints ids: contract §3 still holds
+        underneath), else the id the model wrote."""
+        if self.receipt is not None:
+            return self.receipt.operation_id
         value = self.args.get("operationId", self.args.get("operation_id"))
         return str(value) if value is not None else None
 
@@ -278,13 +284,17 @@ def _check_confirm(tool: str, expected: bool, call: Call, entry: dict[str, Any],
     return ArgCheck(tool, "confirm", ok, want, got, "" if ok else "not the preview's operationId")
 
 
-def canonical_args(tool: Tool[Any] | None, raw: dict[str, Any]) -> dict[str, Any]:
+def canonical_args(tool: Tool[Any] | None, raw: dict[str, Any], sender: str | None = None) -> dict[str, Any]:
     """The arguments as the tool reads them (camelCase, amounts as Decimals), or as sent if it
-    cannot read them."""
+    cannot read them. Filled in as the chat fills them before the tool sees them (the speaker as
+    who paid, an id minted when the model wrote none), so what is scored is what the preview shows."""
     if tool is None:
         return dict(raw)
+    arguments = with_speaker(tool, dict(raw), sender)
+    if isinstance(tool, WriteTool) and not (arguments.get("operationId") or arguments.get("operation_id")):
+        arguments["operationId"] = MINTED
     try:
-        parsed = tool.parse(raw)
+        parsed = tool.parse(arguments)
     except DomainError:
         return dict(raw)
     return parsed.model_dump(by_alias=True)

@@ -292,6 +292,36 @@ async def test_an_oracle_that_speaks_in_aliases_and_also_reads_still_passes_ever
     assert sum(len(t.calls) for r in results for t in r.turns) > summarize(results, 1)["persisted_writes"]
 
 
+async def test_an_oracle_that_writes_no_operation_ids_still_passes_every_case(
+    cases: list[Case], provider: FakeLLMServer,
+) -> None:
+    """Weak models often leave operationId out: the chat mints one from the arguments (the same
+    for a confirmation in a later message), so the previews, the confirmations and the scores
+    must come out as with ids."""
+    oracle = Oracle(cases)
+
+    def without_ids(body: dict[str, Any]) -> Any:
+        answer = oracle(body)
+        if not isinstance(answer, ToolCallsReply):
+            return answer
+        calls = []
+        for call in answer.calls:
+            args = json.loads(call.arguments, parse_float=Decimal)
+            args.pop("operationId", None)
+            calls.append((call.name, args, call.call_id))
+        return tool_calls(*calls)
+
+    provider.responder = without_ids
+
+    results = await run_cases(cases, model_for(provider), concurrency=CONCURRENCY)
+
+    failed = {r.case_id: r.first_failure for r in results if not r.passed}
+    assert failed == {}
+    assert summarize(results, 1)["argument_errors"] == []
+    landed = [c["operationId"] for r in results for t in r.turns for c in t.calls if "operationId" in c]
+    assert landed and all(operation.startswith("op~") for operation in landed), "every id was minted"
+
+
 def test_arguments_compare_as_the_tools_resolve_them() -> None:
     household = Household.create("Casa", "BRL", id="h")
     ana, rafael = household.add_member("Ana", id="a"), household.add_member("Rafael", id="r")

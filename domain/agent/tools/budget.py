@@ -98,7 +98,7 @@ def with_month(tool: Any, arguments: dict[str, Any]) -> dict[str, Any]:
 class RecordSpendTool(_BudgetWriteTool):
     name = "recordSpend"
     description = (
-        "Add a spend (a positive delta) to an expense's actual for a month."
+        "Money spent on an existing expense in a month."
     )
     args_model = RecordSpendArgs
 
@@ -132,7 +132,7 @@ class RegisterExpenseArgs(WriteArgs):
 class RegisterExpenseTool(_BudgetWriteTool):
     name = "registerExpense"
     description = (
-        "Register a new recurring monthly expense."
+        "A new monthly expense, not in the list yet."
     )
     args_model = RegisterExpenseArgs
 
@@ -164,7 +164,7 @@ class AdjustExpenseArgs(WriteArgs):
 class AdjustExpenseTool(_BudgetWriteTool):
     name = "adjustExpense"
     description = (
-        "Change an expense's expected monthly amount."
+        "Change an existing expense's expected monthly amount."
     )
     args_model = AdjustExpenseArgs
 
@@ -215,7 +215,7 @@ class BudgetStatusArgs(ToolArgs):
 
 class BudgetStatusTool(ReadTool[BudgetStatusArgs]):
     name = "budgetStatus"
-    description = "Expected and actual spending per expense for a month, with totals and income."
+    description = "Spending per expense in a month, with totals."
     args_model = BudgetStatusArgs
 
     def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:

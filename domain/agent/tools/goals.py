@@ -103,7 +103,7 @@ class ContributeArgs(WriteArgs):
     goal: str = Field(description="Name or a unique part of it.")
     paid_by: str = Field(description="Member who paid.")
     amount: MoneyArg
-    date: str = Field(description="YYYY-MM-DD")
+    date: str = Field(description="YYYY-MM-DD, omit for today")
 
 
 class ContributeToGoalTool(WriteTool[ContributeArgs]):
@@ -218,7 +218,7 @@ def goal_report(goal: Goal, today: date, rates: ExchangeRates) -> dict[str, Any]
 
 class GoalStatusTool(ReadTool[GoalStatusArgs]):
     name = "goalStatus"
-    description = "A goal's savings by currency, progress, required monthly amount and whether it is on track."
+    description = "A goal's progress, what is missing and the monthly amount needed."
     args_model = GoalStatusArgs
 
     def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -263,7 +263,7 @@ class FeasibilityTool(ReadTool[FeasibilityArgs]):
 
     name = "checkFeasibility"
     description = (
-        "Can the household afford a goal: an existing one by name, or a new target + deadline?"
+        "Can we afford a goal: an existing one, or a target + deadline?"
     )
     args_model = FeasibilityArgs
 

@@ -31,7 +31,7 @@ from domain.ports import BudgetRepository, GoalRepository
 class UndoArgs(WriteArgs):
     target: str | None = Field(
         default=None, max_length=128,
-        description="operationId of the confirmed operation to undo; omit for the latest one.")
+        description="operationId to undo; omit for the latest.")
 
 
 class UndoOperationTool(WriteTool[UndoArgs]):
