@@ -70,6 +70,7 @@ __all__ = [
     "preview_summary",
     "preview_text",
     "preview_title",
+    "silent_model_text",
     "superseded_text",
     "unknown_operation_alert",
 ]
@@ -788,6 +789,12 @@ def month_out_of_range_text(month: Period, first: Period | None, last: Period) -
                 f"{month_br(first)} até {month_br(last)}.")
     return (f"⚠️ {month_br(month)} está longe demais: use um mês até {month_br(last)}, "
             "no máximo um ano à frente.")
+
+
+def silent_model_text() -> str:
+    """The model looked things up and then said nothing: the member still gets an answer."""
+    return ("🤔 Não consegui responder isso agora. Pode perguntar de outro jeito? "
+            "Os números da casa estão sempre em /resumo e /metas.")
 
 
 def not_started_text() -> str:

@@ -337,6 +337,10 @@ class HouseholdService:
 
     async def _outcomes(self, context: ChatContext, reply: AgentReply) -> list[Outcome]:
         outcomes: list[Outcome] = [Reply(reply.text)] if reply.text.strip() else []
+        if not outcomes and not reply.receipts:
+            # Tools ran (reads, or calls refused) and the model then said nothing: weak models
+            # do. The member must not be left without an answer.
+            return [Reply(rendering.silent_model_text())]
         latest: dict[str, ToolReceipt] = {}
         for receipt in reply.receipts:
             latest.pop(receipt.operation_id, None)

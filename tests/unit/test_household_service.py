@@ -837,6 +837,31 @@ def agent(storage: InMemoryStorage, clock: Clock, model: ScriptedModel) -> House
     return PostingService(storage, model=model, clock=clock, ttl=TTL)
 
 
+async def test_a_model_that_reads_and_then_says_nothing_still_leaves_the_member_an_answer(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel(call("budgetStatus", {"period": "2026-06"}), say(""))
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+
+    outcomes = await service.talk(CHAT, ANA, "quanto gastamos?")
+
+    assert [o.text for o in outcomes if isinstance(o, Reply)] == [rendering.silent_model_text()]
+    assert len(model.requests) == 2
+
+
+async def test_a_refused_write_followed_by_silence_still_leaves_the_member_an_answer(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel(call("recordSpend", spend_args(expense="Padaria")), say(""))
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+    writes = saves(storage)
+
+    outcomes = await service.talk(CHAT, ANA, "gastei 10 na padaria")
+
+    assert [o.text for o in outcomes if isinstance(o, Reply)] == [rendering.silent_model_text()]
+    assert saves(storage) == writes
+
+
 async def test_a_members_text_reaches_the_model_with_the_sender_and_the_working_memory(
         storage: InMemoryStorage, clock: Clock) -> None:
     model = ScriptedModel(say("Oi, Bruno!"))
