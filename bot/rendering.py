@@ -1,26 +1,24 @@
 """Everything a person reads in the chat, in Brazilian Portuguese.
 
-The one place that turns domain data (Money, previews, read-tool dicts, errors) into plain
-Telegram text: money through Babel (``R$ 1.500,00``, ``€ 6.000,00``), dates as ``01/06/2028``,
-months as ``junho de 2026``. Nothing here ever shows a dict, JSON or a Python repr.
-
-Rendering runs after a write is committed (the confirmed message), so it is forgiving: a value
-it cannot read is shown as given instead of raising.
+The one place that turns domain data (Money, the typed previews of domain/agent/previews.py,
+the typed reports of domain/agent/reports.py, errors) into plain Telegram text: money through
+Babel (``R$ 1.500,00``, ``€ 6.000,00``), dates as ``01/06/2028``, months as ``junho de 2026``.
+Nothing here ever shows a dict, JSON or a Python repr, and nothing reads the JSON the model sees:
+a stored preview is read back into its type first (domain/agent/tools/registry.read_preview).
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Final, Generic, TypeVar
 
 from babel.dates import format_date
 from babel.lists import format_list
-from babel.numbers import format_currency, format_decimal
+from babel.numbers import format_currency
 
 from bot.parsing import ParseError
 from domain.agent.previews import (
@@ -40,7 +38,7 @@ from domain.agent.previews import (
     UndoPreview,
     UnreadablePreview,
 )
-from domain.agent.reports import BudgetReport, GoalReport
+from domain.agent.reports import BudgetReport, GoalReport, UnreportableGoal
 from domain.agent.tools.registry import read_preview
 from domain.errors import DomainError
 from domain.money import Money, Period, minor_units
@@ -50,7 +48,6 @@ __all__ = [
     "already_cancelled_alert",
     "already_confirmed_alert",
     "budget_report_text",
-    "budget_summary",
     "cancelled_text",
     "confirmed_text",
     "date_br",
@@ -58,11 +55,8 @@ __all__ = [
     "expired_alert",
     "expired_text",
     "goal_reports_text",
-    "goals_summary",
     "help_text",
     "money",
-    "money_from_dict",
-    "money_from_plain",
     "month_br",
     "no_model_text",
     "not_a_member_alert",
@@ -96,75 +90,10 @@ def money(m: Money) -> str:
     return _format_money(m.amount, m.currency)
 
 
-def money_from_dict(value: Mapping[str, Any]) -> str:
-    """Money as tools put it in previews: ``{"amount": Decimal("200"), "currency": "BRL"}``.
-
-    The amount may also be an int or a string (as a stored preview may come back).
-    """
-    amount = _decimal(value.get("amount"))
-    currency = value.get("currency")
-    if amount is None or not isinstance(currency, str):
-        return _plain(value)
-    return _format_money(amount, currency)
-
-
-def money_from_plain(text: str) -> str:
-    """Money as ``createGoal`` previews write it: ``"EUR 6000"`` -> ``€ 6.000,00``."""
-    match = re.fullmatch(r"\s*([A-Za-z]{3})\s+(-?[\d.]+)\s*", text)
-    amount = _decimal(match.group(2)) if match else None
-    if match is None or amount is None:
-        return text
-    return _format_money(amount, match.group(1).upper())
-
-
 def _format_money(amount: Decimal, currency: str) -> str:
     quantum = Decimal(1).scaleb(-minor_units(currency))
     rounded = amount.quantize(quantum, ROUND_HALF_UP)
     return format_currency(rounded, currency, locale=LOCALE).replace("\xa0", " ")
-
-
-def _any_money(value: Any) -> str:
-    if isinstance(value, Money):
-        return money(value)
-    if isinstance(value, Mapping):
-        return money_from_dict(value)
-    if isinstance(value, str):
-        return money_from_plain(value)
-    return _plain(value)
-
-
-def _plain(value: Any) -> str:
-    """A value of a read tool's result as readable text, never with braces or a repr."""
-    if isinstance(value, Money):
-        return money(value)
-    if isinstance(value, bool):
-        return "sim" if value else "não"
-    if isinstance(value, Decimal | int):
-        return format_decimal(value, locale=LOCALE)
-    if isinstance(value, date):
-        return date_br(value)
-    if isinstance(value, Mapping):
-        if "amount" in value and "currency" in value:
-            return money_from_dict(value)
-        return "; ".join(_plain(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return _names([_plain(v) for v in value])
-    return str(value)
-
-
-def _decimal(value: Any) -> Decimal | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, Decimal | int):
-        result = Decimal(value)
-    elif isinstance(value, float | str):
-        try:
-            result = Decimal(str(value).strip())
-        except InvalidOperation:
-            return None
-    else:
-        return None
-    return result if result.is_finite() else None
 
 
 def date_br(value: date | str) -> str:
@@ -195,15 +124,6 @@ def month_br(value: Period | date | str) -> str:
 def _names(names: Sequence[Any]) -> str:
     """``Ana e Bruno``; ``Ana, Bruno e Carla``."""
     return format_list([str(n) for n in names], locale=LOCALE) if names else ""
-
-
-def _saved_by_currency(saved: Any) -> str:
-    """``R$ 500,00 e € 100,00`` from ``{"BRL": {...}, "EUR": {...}}``."""
-    if not isinstance(saved, Mapping):
-        return _plain(saved)
-    if not saved:
-        return "nada ainda"
-    return _names([_any_money(m) for m in saved.values()])
 
 
 def _percent(part: Decimal, whole: Decimal) -> int:
@@ -521,100 +441,8 @@ def unknown_operation_alert() -> str:
 # --------------------------------------------------------------------------- /resumo and /metas
 
 
-def budget_summary(status: Mapping[str, Any]) -> str:
-    """The month from a ``budgetStatus`` result: each expense, the totals, income and what is left."""
-    lines = [f"📊 Resumo de {month_br(status.get('period', ''))}", ""]
-    expenses = list(status.get("expenses") or [])
-    if not expenses:
-        lines += ["Nenhuma despesa cadastrada ainda.", EXPENSE_HINT]
-    for expense in expenses:
-        lines.append(f"{expense.get('name', '')}: "
-                     f"{_progress(expense.get('actual'), expense.get('expected'))}")
-    totals = status.get("totals") or {}
-    if expenses and totals:
-        lines += ["", f"Total: {_progress(totals.get('actual'), totals.get('expected'))}"]
-    income = status.get("income")
-    if income:
-        lines += ["", f"Renda: {_any_money(income)}"]
-        left = _left_over(income, totals.get("actual"))
-        if left:
-            lines.append(left)
-    return "\n".join(_squeeze(lines))
-
-
-def _progress(actual: Any, expected: Any) -> str:
-    """``R$ 930,00 de R$ 1.500,00 ▓▓▓▓▓░░░ 62 %`` (with ⚠️ past 100 %)."""
-    text = f"{_any_money(actual)} de {_any_money(expected)}"
-    spent = _decimal(actual.get("amount")) if isinstance(actual, Mapping) else None
-    planned = _decimal(expected.get("amount")) if isinstance(expected, Mapping) else None
-    if spent is None or planned is None or planned <= 0:
-        return text
-    percent = max(0, _percent(spent, planned))
-    warning = " ⚠️" if percent > 100 else ""
-    # A ceiling: R$ 0,03 planned and R$ 2 bilhões spent is "mais de 999 %", not "66666666674 %".
-    shown = f"{percent} %" if percent <= PERCENT_CEILING else f"mais de {PERCENT_CEILING} %"
-    return f"{text} {_bar(percent)} {shown}{warning}"
-
-
-def _left_over(income: Any, actual: Any) -> str:
-    if not (isinstance(income, Mapping) and isinstance(actual, Mapping)):
-        return ""
-    earned, spent = _decimal(income.get("amount")), _decimal(actual.get("amount"))
-    currency = income.get("currency")
-    if earned is None or spent is None or currency != actual.get("currency"):
-        return ""
-    left = earned - spent
-    if left < 0:
-        return f"⚠️ Gastos passaram da renda em {_format_money(-left, str(currency))}"
-    return f"Sobra: {_format_money(left, str(currency))}"
-
-
-def goals_summary(reports: Sequence[Mapping[str, Any]]) -> str:
-    """Every goal from ``goal_report`` dicts: saved, target, deadline, monthly need, pace."""
-    if not reports:
-        return "\n".join(["🎯 Metas", "", "Nenhuma meta criada ainda.", GOAL_HINT])
-    blocks = ["🎯 Metas"]
-    for report in reports:
-        blocks.append("\n".join(_goal_lines(report)))
-    return "\n\n".join(blocks)
-
-
-def _goal_lines(report: Mapping[str, Any]) -> list[str]:
-    if report.get("error"):
-        return [str(report.get("name", "")), f"⚠️ {report['error']}"]
-    target = report.get("target")
-    saved = report.get("savedInTargetCurrency")
-    percent = report.get("progressPercent")
-    progress = f"{_any_money(saved)} de {_any_money(target)}"
-    if isinstance(percent, int) and not isinstance(percent, bool):
-        progress += f" {_bar(percent)} {percent} %"
-    lines = [str(report.get("name", "")), progress]
-    by_currency = report.get("savedByCurrency") or {}
-    target_currency = target.get("currency") if isinstance(target, Mapping) else None
-    if isinstance(by_currency, Mapping) and (
-            len(by_currency) > 1 or (by_currency and target_currency not in by_currency)):
-        lines.append(f"Guardado: {_saved_by_currency(by_currency)}")
-    rates = [f"{money(one)} = {money(other)}" for one, other in report.get("ratesUsed") or ()]
-    if rates:
-        lines.append(f"Cotação usada: {_names(rates)}")
-    deadline = report.get("deadline")
-    lines.append(f"Prazo: {date_br(deadline)}" if deadline else "Prazo: sem prazo")
-    monthly = report.get("requiredMonthly")
-    reached = isinstance(percent, int) and percent >= 100
-    if reached:
-        lines.append("🎉 Meta atingida!")
-    elif monthly:
-        lines.append(f"Faltam {_any_money(monthly)} por mês")
-    on_track = report.get("onTrack")
-    if on_track is True and not reached:
-        lines.append("✅ no ritmo")
-    elif on_track is False:
-        lines.append("⚠️ atrasada")
-    return lines
-
-
 def budget_report_text(report: BudgetReport) -> str:
-    """/resumo from the typed report (the same text as ``budget_summary`` of its JSON)."""
+    """/resumo: each expense with a bar, the totals, the income and what is left."""
     lines = [f"📊 Resumo de {month_br(report.period)}", ""]
     if not report.expenses:
         lines += ["Nenhuma despesa cadastrada ainda.", EXPENSE_HINT]
@@ -638,23 +466,29 @@ def _money_progress(actual: Money, expected: Money) -> str:
         return text
     percent = max(0, _percent(actual.amount, expected.amount))
     warning = " ⚠️" if percent > 100 else ""
-    return f"{text} {_bar(percent)} {percent} %{warning}"
+    # A ceiling: R$ 0,03 planned and R$ 2 bilhões spent is "mais de 999 %", not "66666666674 %".
+    shown = f"{percent} %" if percent <= PERCENT_CEILING else f"mais de {PERCENT_CEILING} %"
+    return f"{text} {_bar(percent)} {shown}{warning}"
 
 
-def goal_reports_text(reports: Sequence[GoalReport]) -> str:
-    """/metas from the typed reports (the same text as ``goals_summary`` of their JSON)."""
+def goal_reports_text(reports: Sequence[GoalReport | UnreportableGoal]) -> str:
+    """/metas: every goal, saved, target, deadline, monthly need and pace (or why it can't say)."""
     if not reports:
         return "\n".join(["🎯 Metas", "", "Nenhuma meta criada ainda.", GOAL_HINT])
     return "\n\n".join(["🎯 Metas", *("\n".join(_typed_goal_lines(r)) for r in reports)])
 
 
-def _typed_goal_lines(report: GoalReport) -> list[str]:
+def _typed_goal_lines(report: GoalReport | UnreportableGoal) -> list[str]:
+    if isinstance(report, UnreportableGoal):
+        return [report.name, f"⚠️ {report.problem}"]
     percent = report.progress_percent
     lines = [report.name,
              f"{money(report.saved_in_target_currency)} de {money(report.target)} {_bar(percent)} {percent} %"]
     saved = report.saved_by_currency
     if len(saved) > 1 or (saved and report.target.currency not in saved):
         lines.append(f"Guardado: {_names([money(m) for m in saved.values()])}")
+    if report.rates_used:
+        lines.append(f"Cotação usada: {_names([f'{money(one)} = {money(other)}' for one, other in report.rates_used])}")
     lines.append(f"Prazo: {date_br(report.deadline)}" if report.deadline else "Prazo: sem prazo")
     reached = percent >= 100
     if reached:

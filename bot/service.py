@@ -35,13 +35,14 @@ from domain.agent.previews import (
 from domain.agent.previews import Preview as OperationPreview
 from domain.agent.prompt import system_prompt
 from domain.agent.receipts import ToolReceipt
+from domain.agent.reports import GoalReport, UnreportableGoal
 from domain.agent.toolbox import household_tools
 from domain.agent.tools import (
     BudgetStatusTool,
     Tool,
     WriteTool,
 )
-from domain.agent.tools.goals import goal_matching, goal_report
+from domain.agent.tools.goals import goal_matching
 from domain.agent.tools.registry import read_preview
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget
@@ -454,19 +455,15 @@ class HouseholdService:
             return rendering.not_started_text()
         goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = self.today()
-        return rendering.goals_summary([self._goal_report(g, today) for g in goals if not g.archived])
+        return rendering.goal_reports_text([self._goal_report(g, today) for g in goals if not g.archived])
 
-    def _goal_report(self, goal: Goal, today: Any) -> dict[str, Any]:
-        """A goal's report with the rates its conversions used; a goal that cannot be reported
-        (a currency without a rate) shows why, without hiding the others."""
+    def _goal_report(self, goal: Goal, today: Any) -> GoalReport | UnreportableGoal:
+        """A goal's report; a goal that cannot be reported (a currency without a rate) shows why,
+        without hiding the others."""
         try:
-            report = goal_report(goal, today, self.rates)
-            one = Money.of(1, goal.target.currency)
-            report["ratesUsed"] = [(one, self.rates.convert(one, currency))
-                                   for currency in goal.saved_by_currency() if currency != one.currency]
-            return report
+            return GoalReport.of(goal, today, self.rates)
         except DomainError as error:
-            return {"name": goal.name, "error": str(error)}
+            return UnreportableGoal(goal.name, str(error))
 
     async def pending_previews(self, chat_id: int) -> list[Preview]:
         """Every preview of the chat still waiting for a press (the console lists them)."""

@@ -55,13 +55,28 @@ class GoalReport:
     progress_percent: int
     required_monthly: Money | None
     on_track: bool | None
+    # What one unit of the target's currency was worth in each other currency saved: people see
+    # the rate behind the conversion. Not in the model's JSON.
+    rates_used: tuple[tuple[Money, Money], ...] = ()
 
     @classmethod
     def of(cls, goal: Goal, today: date, rates: ExchangeRates) -> GoalReport:
         saved = goal.saved_in_target_currency(rates)
         progress = min(100, int(saved.amount * 100 / goal.target.amount))
+        one = Money.of(1, goal.target.currency)
+        used = tuple((one, rates.convert(one, currency))
+                     for currency in goal.saved_by_currency() if currency != one.currency)
         return cls(goal.name, goal.target, goal.deadline, dict(goal.saved_by_currency()), saved, progress,
-                   goal.required_monthly(today, rates), goal.is_on_track(today, rates))
+                   goal.required_monthly(today, rates), goal.is_on_track(today, rates), used)
+
+
+@dataclass(frozen=True)
+class UnreportableGoal:
+    """A goal whose report cannot be made (a currency without a rate), and why: /metas shows it
+    without hiding the others."""
+
+    name: str
+    problem: str
 
 
 def _money(money: Money) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from decimal import Decimal
 from typing import Any
@@ -13,17 +14,15 @@ from bot.parsing import CommandUsageError
 from bot.rendering import (
     already_cancelled_alert,
     already_confirmed_alert,
-    budget_summary,
+    budget_report_text,
     cancelled_text,
     confirmed_text,
     date_br,
     error_text,
     expired_alert,
     expired_text,
-    goals_summary,
+    goal_reports_text,
     money,
-    money_from_dict,
-    money_from_plain,
     month_br,
     no_model_text,
     not_a_member_alert,
@@ -32,16 +31,15 @@ from bot.rendering import (
     unknown_operation_alert,
 )
 from domain.agent.previews import UnreadablePreview
+from domain.agent.reports import BudgetReport, ExpenseStatus, GoalReport, UnreportableGoal
 from domain.agent.tools import (
     AdjustExpenseTool,
-    BudgetTool,
     ContributeToGoalTool,
     CreateGoalTool,
     RecordSpendTool,
     RegisterExpenseTool,
     SetIncomeTool,
 )
-from domain.agent.tools.goals import goal_report
 from domain.budget import Budget
 from domain.errors import UnknownExpense
 from domain.goals import Goal
@@ -108,7 +106,6 @@ def assert_reads_as_prose(text: str) -> None:
 )
 def test_money_is_written_the_brazilian_way(amount: str, currency: str, expected: str) -> None:
     assert money(Money.of(amount, currency)) == expected
-    assert money_from_dict({"amount": Decimal(amount), "currency": currency}) == expected
 
 
 def test_money_uses_a_plain_space_not_a_non_breaking_one() -> None:
@@ -125,18 +122,16 @@ def test_money_without_minor_units_shows_no_decimals() -> None:
 
 
 def test_money_from_a_stored_preview_accepts_int_and_string_amounts() -> None:
-    assert money_from_dict({"amount": 200, "currency": "BRL"}) == "R$ 200,00"
-    assert money_from_dict({"amount": "37.90", "currency": "BRL"}) == "R$ 37,90"
+    text = preview_text("recordSpend", {"expense": "Mercado", "period": "2026-06",
+                                        "delta": {"amount": 200, "currency": "BRL"},
+                                        "newActual": {"amount": "37.90", "currency": "BRL"}})
+    assert "Valor: R$ 200,00" in text and "Total gasto no mês: R$ 37,90" in text
 
 
-def test_money_given_as_create_goal_text_is_formatted() -> None:
-    assert money_from_plain("EUR 6000") == "€ 6.000,00"
-    assert money_from_plain("EUR 250.00") == "€ 250,00"
-    assert money_from_plain("BRL 37.9") == "R$ 37,90"
-
-
-def test_money_text_that_cannot_be_read_is_shown_as_given() -> None:
-    assert money_from_plain("seis mil") == "seis mil"
+def test_money_stored_as_create_goal_text_is_formatted() -> None:
+    text = preview_text("createGoal", {"name": "Viagem", "target": "EUR 6000", "contributors": [],
+                                       "requiredMonthly": "EUR 250.00"})
+    assert "Valor da meta: € 6.000,00" in text and "Guardar por mês: € 250,00" in text
 
 
 # --------------------------------------------------------------------------- dates and months
@@ -299,20 +294,20 @@ def test_button_alerts_fit_a_telegram_callback_alert() -> None:
 # --------------------------------------------------------------------------- /resumo
 
 
-def budget_status(expenses: list[tuple[str, str, str]], income: str | None = "12000") -> dict[str, Any]:
+def budget_status(expenses: list[tuple[str, str, str]], income: str | None = "12000") -> BudgetReport:
     expected = sum((Decimal(e) for _, e, _ in expenses), Decimal(0))
     actual = sum((Decimal(a) for _, _, a in expenses), Decimal(0))
-    return {
-        "period": "2026-06",
-        "expenses": [{"name": n, "expected": brl(e), "actual": brl(a)} for n, e, a in expenses],
-        "totals": {"expected": brl(str(expected)), "actual": brl(str(actual))},
-        "income": brl(income) if income is not None else None,
-    }
+    return BudgetReport(
+        Period(2026, 6),
+        tuple(ExpenseStatus(n, Money.of(e, "BRL"), Money.of(a, "BRL")) for n, e, a in expenses),
+        Money.of(expected, "BRL"), Money.of(actual, "BRL"),
+        Money.of(income, "BRL") if income is not None else None,
+    )
 
 
 def test_the_month_summary_shows_each_expense_with_a_bar_and_what_is_left() -> None:
     status = budget_status([("Mercado", "1500", "930"), ("Aluguel", "2500", "2500")])
-    assert budget_summary(status) == (
+    assert budget_report_text(status) == (
         "📊 Resumo de junho de 2026\n"
         "\n"
         "Mercado: R$ 930,00 de R$ 1.500,00 ▓▓▓▓▓░░░ 62 %\n"
@@ -326,12 +321,12 @@ def test_the_month_summary_shows_each_expense_with_a_bar_and_what_is_left() -> N
 
 
 def test_an_expense_over_its_budget_is_flagged() -> None:
-    text = budget_summary(budget_status([("Lazer", "500", "600")]))
+    text = budget_report_text(budget_status([("Lazer", "500", "600")]))
     assert "Lazer: R$ 600,00 de R$ 500,00 ▓▓▓▓▓▓▓▓ 120 % ⚠️" in text
 
 
 def test_percentages_round_down_and_the_bar_is_full_only_at_one_hundred() -> None:
-    text = budget_summary(budget_status(
+    text = budget_report_text(budget_status(
         [("Luz", "300", "299.99"), ("Gás", "100", "0.5"), ("Água", "100", "1.5")]))
     assert "Luz: R$ 299,99 de R$ 300,00 ▓▓▓▓▓▓▓░ 99 %" in text
     assert "Gás: R$ 0,50 de R$ 100,00 ░░░░░░░░ 0 %" in text
@@ -339,19 +334,19 @@ def test_percentages_round_down_and_the_bar_is_full_only_at_one_hundred() -> Non
 
 
 def test_spending_above_income_is_flagged_instead_of_a_negative_leftover() -> None:
-    text = budget_summary(budget_status([("Aluguel", "2500", "3000")], income="2000"))
+    text = budget_report_text(budget_status([("Aluguel", "2500", "3000")], income="2000"))
     assert "⚠️ Gastos passaram da renda em R$ 1.000,00" in text
     assert "-R$" not in text
 
 
 def test_the_month_summary_without_income_shows_no_leftover() -> None:
-    text = budget_summary(budget_status([("Mercado", "1500", "930")], income=None))
+    text = budget_report_text(budget_status([("Mercado", "1500", "930")], income=None))
     assert "Renda" not in text
     assert "Sobra" not in text
 
 
 def test_an_empty_budget_hints_how_to_register_an_expense() -> None:
-    text = budget_summary(budget_status([], income=None))
+    text = budget_report_text(budget_status([], income=None))
     assert text == ("📊 Resumo de junho de 2026\n\nNenhuma despesa cadastrada ainda.\n"
                     "Cadastre com /despesa Aluguel 2.500 dia 10")
 
@@ -359,16 +354,16 @@ def test_an_empty_budget_hints_how_to_register_an_expense() -> None:
 # --------------------------------------------------------------------------- /metas
 
 
-AMSTERDAM = {
-    "name": "Amsterdam Setembro/2026", "target": eur("6000"), "deadline": "2026-09-01",
-    "savedByCurrency": {"BRL": brl("3000"), "EUR": eur("700")},
-    "savedInTargetCurrency": eur("1183.87"), "progressPercent": 19,
-    "requiredMonthly": eur("1605.38"), "onTrack": False,
-}
+AMSTERDAM = GoalReport(
+    name="Amsterdam Setembro/2026", target=Money.of("6000", "EUR"), deadline=date(2026, 9, 1),
+    saved_by_currency={"BRL": Money.of("3000", "BRL"), "EUR": Money.of("700", "EUR")},
+    saved_in_target_currency=Money.of("1183.87", "EUR"), progress_percent=19,
+    required_monthly=Money.of("1605.38", "EUR"), on_track=False,
+)
 
 
-def test_the_goals_summary_shows_saved_target_deadline_monthly_need_and_pace() -> None:
-    assert goals_summary([AMSTERDAM]) == (
+def test_the_goals_text_shows_saved_target_deadline_monthly_need_and_pace() -> None:
+    assert goal_reports_text([AMSTERDAM]) == (
         "🎯 Metas\n"
         "\n"
         "Amsterdam Setembro/2026\n"
@@ -381,10 +376,9 @@ def test_the_goals_summary_shows_saved_target_deadline_monthly_need_and_pace() -
 
 
 def test_a_goal_saved_in_its_own_currency_only_shows_no_currency_detail() -> None:
-    report = {"name": "Carro", "target": brl("30000"), "deadline": "2027-06-01",
-              "savedByCurrency": {"BRL": brl("9000")}, "savedInTargetCurrency": brl("9000"),
-              "progressPercent": 30, "requiredMonthly": brl("1750"), "onTrack": True}
-    text = goals_summary([report])
+    report = GoalReport("Carro", Money.of("30000", "BRL"), date(2027, 6, 1), {"BRL": Money.of("9000", "BRL")},
+                        Money.of("9000", "BRL"), 30, Money.of("1750", "BRL"), True)
+    text = goal_reports_text([report])
     assert "Guardado:" not in text
     assert "R$ 9.000,00 de R$ 30.000,00" in text
     assert "Faltam R$ 1.750,00 por mês" in text
@@ -392,26 +386,30 @@ def test_a_goal_saved_in_its_own_currency_only_shows_no_currency_detail() -> Non
 
 
 def test_a_reached_goal_is_celebrated() -> None:
-    report = {**AMSTERDAM, "savedInTargetCurrency": eur("6000"), "progressPercent": 100,
-              "requiredMonthly": eur("0"), "onTrack": True}
-    text = goals_summary([report])
+    report = replace(AMSTERDAM, saved_in_target_currency=Money.of("6000", "EUR"), progress_percent=100,
+                     required_monthly=Money.of("0", "EUR"), on_track=True)
+    text = goal_reports_text([report])
     assert "🎉 Meta atingida!" in text
     assert "Faltam" not in text
 
 
 def test_a_goal_without_deadline_has_no_monthly_need_or_pace() -> None:
-    report = {"name": "Reserva", "target": brl("10000"), "deadline": None, "savedByCurrency": {},
-              "savedInTargetCurrency": brl("0"), "progressPercent": 0, "requiredMonthly": None,
-              "onTrack": None}
-    text = goals_summary([report])
+    report = GoalReport("Reserva", Money.of("10000", "BRL"), None, {}, Money.of("0", "BRL"), 0, None, None)
+    text = goal_reports_text([report])
     assert "Prazo: sem prazo" in text
     assert "Faltam" not in text
     assert "ritmo" not in text and "atrasada" not in text
     assert_reads_as_prose(text)
 
 
+def test_a_goal_that_cannot_be_reported_says_why_without_hiding_the_others() -> None:
+    text = goal_reports_text([UnreportableGoal("Viagem", "Sem cotação para JPY."), AMSTERDAM])
+    assert "Viagem\n⚠️ Sem cotação para JPY." in text
+    assert "Amsterdam Setembro/2026" in text
+
+
 def test_no_goals_hints_how_to_create_one() -> None:
-    assert goals_summary([]).endswith("Crie com /meta Viagem 6000 EUR até 2028-06-01")
+    assert goal_reports_text([]).endswith("Crie com /meta Viagem 6000 EUR até 2028-06-01")
 
 
 # --------------------------------------------------------------------------- help and errors
@@ -520,14 +518,11 @@ async def test_previews_built_by_the_real_tools_render_as_prose() -> None:
         assert not text.startswith("📝 Confirmar operação"), f"{tool} fell back to the generic text"
 
 
-async def test_the_real_budget_status_and_goal_report_render_as_prose() -> None:
-    budgets = InMemoryBudgetRepository()
+def test_reports_of_a_real_budget_and_goal_render_as_prose() -> None:
     budget = Budget.create("BRL", id="b1")
     mercado = budget.register("Mercado", Money.of(1500, "BRL"))
     mercado.replace_actual(Period(2026, 6), Money.of("930", "BRL"))
-    await budgets.save(budget)
-    status = await BudgetTool.create(budget_repo=budgets, budget_id="b1").budget_status(period="2026-06")
-    summary = budget_summary(status)
+    summary = budget_report_text(BudgetReport.of(budget, Period(2026, 6)))
     assert "Mercado: R$ 930,00 de R$ 1.500,00 ▓▓▓▓▓░░░ 62 %" in summary
     assert_reads_as_prose(summary)
 
@@ -536,9 +531,10 @@ async def test_the_real_budget_status_and_goal_report_render_as_prose() -> None:
     goal = Goal.create("Lua de mel", Money.of(6000, "EUR"), members=[ana],
                        created_at=date(2026, 6, 1), deadline=date(2028, 6, 1))
     goal.contribute(ana, Money.of(620, "BRL"), date(2026, 6, 2))
-    report = goal_report(goal, date(2026, 6, 1), FixedRates({"EUR": "6.20"}))
-    text = goals_summary([report])
+    report = GoalReport.of(goal, date(2026, 6, 1), FixedRates({"EUR": "6.20"}))
+    text = goal_reports_text([report])
     assert "Lua de mel" in text
     assert "Guardado: R$ 620,00" in text
+    assert "Cotação usada: € 1,00 = R$ 6,20" in text
     assert "Prazo: 01/06/2028" in text
     assert_reads_as_prose(text)

@@ -9,13 +9,14 @@ from decimal import Decimal
 import pytest
 
 from bot import rendering
+from domain.agent.reports import BudgetReport, ExpenseStatus
 from domain.agent.tools import CreateGoalTool
 from domain.budget import Budget
 from domain.errors import DuplicateName, InvalidArgument, LookAlikeName
 from domain.goals import Goal
 from domain.household import Household
 from domain.in_memory import InMemoryGoalRepository
-from domain.money import Money
+from domain.money import Money, Period
 from domain.text import safe_text, shorten, skeleton
 
 FAKE_GOAL = "Viagem\nValor da meta: R$ 100,00" + "\n" * 30
@@ -113,14 +114,16 @@ async def test_a_goal_preview_shows_the_normalized_name_so_no_line_can_be_faked(
         "Valor da meta: R$ 100.000,00"]
 
 
-def test_a_months_percentages_have_a_ceiling() -> None:
-    status = {"period": "2026-06",
-              "expenses": [{"name": "Mercado", "expected": {"amount": Decimal("0.03"), "currency": "BRL"},
-                            "actual": {"amount": Decimal("2000000000"), "currency": "BRL"}}],
-              "totals": {"expected": {"amount": Decimal("0.03"), "currency": "BRL"},
-                         "actual": {"amount": Decimal("2999999999999.97"), "currency": "BRL"}}}
+def _brl(amount: str) -> Money:
+    return Money(Decimal(amount), "BRL")
 
-    text = rendering.budget_summary(status)
+
+def test_a_months_percentages_have_a_ceiling() -> None:
+    brl = _brl
+    status = BudgetReport(Period(2026, 6), (ExpenseStatus("Mercado", brl("0.03"), brl("2000000000")),),
+                          brl("0.03"), brl("2999999999999.97"), None)
+
+    text = rendering.budget_report_text(status)
 
     assert "mais de 999 %" in text
     assert "6666666" not in text
