@@ -18,11 +18,9 @@ from bot import rendering
 from bot.service import ChatContext, HouseholdService, Outcome, Reply, Speaker
 from domain.agent.media_prompt import PHOTO_INSTRUCTIONS, photo_message
 from domain.agent.model import LanguageModel, ModelFailure
-from domain.agent.operations import OperationStatus
 from domain.agent.statement_suggestions import suggest_expenses
 from domain.agent.tools import WriteTool
 from domain.agent.tools.statements import ImportStatementTool
-from domain.errors import DomainError
 from domain.statements import (
     MAX_STATEMENT_BYTES,
     PlannedLine,
@@ -128,17 +126,14 @@ class MediaService:
         `operation_id` comes from the Telegram update, so an update processed again finds its
         preview instead of proposing a second one."""
         service = self.household
-        context = await service._context(chat_id)
-        if context is None:
-            return [Reply(rendering.not_started_text())]
-        if await service._member_of(context, speaker.user_id) is None:
-            return [Reply(rendering.join_hint_text())]
+        found = await service._member_context(chat_id, speaker)
+        if isinstance(found, Reply):
+            return [found]
+        context, _ = found
         earlier = await context.operations.get(operation_id)
-        if earlier is not None:
-            # A redelivered update: post its preview only if it never reached the chat.
-            if earlier.message_id is None and earlier.status is OperationStatus.PENDING:
-                return [await service._preview(context, earlier)]
-            return []
+        if earlier is not None:  # a redelivered update: nothing to download again
+            again = await service._again(context, earlier)
+            return [again] if again is not None else []
         if (incoming.size or 0) > MAX_STATEMENT_BYTES:
             return [Reply(rendering.file_too_big_text(MAX_STATEMENT_BYTES // MEGABYTE))]
         data = await self._download(incoming)
@@ -159,13 +154,7 @@ class MediaService:
                                                      len(arguments["credits"])))]
         tool = context.tool(IMPORT_TOOL)
         assert isinstance(tool, WriteTool)
-        try:
-            receipt = await tool.run(tool.parse({**arguments, "operationId": operation_id}))
-        except DomainError as error:
-            return [Reply(rendering.error_text(error))]
-        operation = await context.operations.get(receipt.operation_id)
-        assert operation is not None
-        return [await service._preview(context, operation)]
+        return [await service._propose(context, tool, arguments, operation_id)]
 
     async def _import_arguments(self, context: ChatContext, filename: str,
                                 lines: list[StatementLine]) -> dict[str, Any]:

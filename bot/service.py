@@ -243,21 +243,34 @@ class HouseholdService:
                                      arguments: dict[str, Any], operation_id: str | None) -> list[Outcome]:
         """A command's preview: the bot mints the operation id (from the Telegram update, so an
         update processed again after a crash finds its operation instead of proposing another)."""
-        operation_id = operation_id or f"cmd-{secrets.token_hex(6)}"
+        outcome = await self._proposal(context, tool, arguments, operation_id or f"cmd-{secrets.token_hex(6)}")
+        return [outcome] if outcome is not None else []
+
+    async def _proposal(self, context: ChatContext, tool: WriteTool, arguments: dict[str, Any],
+                        operation_id: str) -> Preview | Reply | None:
+        """The preview of `tool` on `arguments` under an id the bot chose; None when that id was
+        proposed before and its preview needs no posting again."""
         earlier = await context.operations.get(operation_id)
         if earlier is not None:
-            # A redelivered or retried update: its preview was proposed already. Post it only if
-            # it never reached the chat and can still be confirmed.
-            if earlier.message_id is None and earlier.status is OperationStatus.PENDING:
-                return [await self._preview(context, earlier)]
-            return []
+            return await self._again(context, earlier)
+        return await self._propose(context, tool, arguments, operation_id)
+
+    async def _again(self, context: ChatContext, earlier: Operation) -> Preview | None:
+        """An operation proposed before (a redelivered or retried update, a second press): its
+        preview is posted again only if it never reached the chat and can still be confirmed."""
+        if earlier.message_id is None and earlier.status is OperationStatus.PENDING:
+            return await self._preview(context, earlier)
+        return None
+
+    async def _propose(self, context: ChatContext, tool: WriteTool, arguments: dict[str, Any],
+                       operation_id: str) -> Preview | Reply:
         try:
             receipt = await tool.run(tool.parse({**arguments, "operationId": operation_id}))
         except DomainError as error:
-            return [Reply(rendering.error_text(error))]
+            return Reply(rendering.error_text(error))
         operation = await context.operations.get(receipt.operation_id)
         assert operation is not None
-        return [await self._preview(context, operation)]
+        return await self._preview(context, operation)
 
     def _bot_tools(self, context: ChatContext) -> list[Tool]:
         return [JoinHouseholdTool(self.storage, context.chat_id, context.household.id, context.operations),
@@ -522,21 +535,9 @@ class HouseholdService:
 
     async def _undo_preview(self, context: ChatContext, target: Operation,
                             operation_id: str) -> Preview | Reply | None:
-        earlier = await context.operations.get(operation_id)
-        if earlier is not None:
-            # Proposed already: post it again only if it never reached the chat and is pending.
-            if earlier.message_id is None and earlier.status is OperationStatus.PENDING:
-                return await self._preview(context, earlier)
-            return None
         tool = context.tool(UNDO_TOOL)
         assert isinstance(tool, WriteTool)
-        try:
-            receipt = await tool.run(tool.parse({"target": target.operation_id, "operationId": operation_id}))
-        except DomainError as error:
-            return Reply(rendering.error_text(error))
-        operation = await context.operations.get(receipt.operation_id)
-        assert operation is not None
-        return await self._preview(context, operation)
+        return await self._proposal(context, tool, {"target": target.operation_id}, operation_id)
 
     # -- buttons -----------------------------------------------------------------------------
 
