@@ -40,16 +40,9 @@ class Services:
 def default_model(settings: Settings) -> LanguageModel | None:
     if not settings.llm_model:
         return None
-    from infra.llm import LiteLLMModel
+    from infra.llm import model_from_settings
 
-    return LiteLLMModel(
-        settings.llm_model,
-        api_base=settings.llm_api_base,
-        api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
-        timeout=settings.llm_timeout,
-        num_retries=settings.llm_num_retries,
-        fallbacks=settings.llm_fallbacks,
-    )
+    return model_from_settings(settings, settings.llm_model, fallbacks=settings.llm_fallbacks)
 
 
 async def bootstrap(settings: Settings, *, model: LanguageModel | None = _DEFAULT,

@@ -46,15 +46,9 @@ def default_vision_model(settings: Settings) -> LanguageModel | None:
     """VISION_MODEL when set (with LLM_API_BASE / LLM_API_KEY); otherwise photos go to LLM_MODEL."""
     if not settings.vision_model:
         return None
-    from infra.llm import LiteLLMModel
+    from infra.llm import model_from_settings
 
-    return LiteLLMModel(
-        settings.vision_model,
-        api_base=settings.llm_api_base,
-        api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
-        timeout=settings.llm_timeout,
-        num_retries=settings.llm_num_retries,
-    )
+    return model_from_settings(settings, settings.vision_model)
 
 
 def media_service(settings: Settings, household: HouseholdService, *,

@@ -25,6 +25,8 @@ from domain.agent.model import FailureKind, ModelFailure
 if TYPE_CHECKING:
     from types import ModuleType
 
+    from infra.settings import Settings
+
 __all__ = ["LiteLLMModel", "LiteLLMTranscriber", "count_prompt_tokens", "reads_images"]
 
 logger = logging.getLogger("infra.llm")
@@ -265,6 +267,19 @@ def reads_images(model: str) -> bool:
     except Exception:
         return True
     return bool(litellm.supports_vision(model))
+
+
+def model_from_settings(settings: Settings, model: str, **options: Any) -> LiteLLMModel:
+    """`model` with the chat model's endpoint, key, timeout and retries (LLM_API_BASE,
+    LLM_API_KEY, LLM_TIMEOUT, LLM_NUM_RETRIES): the chat model's and the vision model's."""
+    return LiteLLMModel(
+        model,
+        api_base=settings.llm_api_base,
+        api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
+        timeout=settings.llm_timeout,
+        num_retries=settings.llm_num_retries,
+        **options,
+    )
 
 
 class LiteLLMTranscriber:
