@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from bot.ports import ChatLink, Storage
+from domain.agent.reports import BudgetReport
 from domain.goals import Goal
 from domain.money import Money, Period
 from domain.rates import DEFAULT_RATES, ExchangeRates
@@ -64,8 +65,10 @@ def goal_line(goal: Goal, today: date, rates: ExchangeRates) -> GoalLine:
 async def month_report(storage: Storage, link: ChatLink, period: Period, today: date,
                        rates: ExchangeRates = DEFAULT_RATES) -> MonthReport:
     """The household's `period`, with goals as they stand `today`."""
-    budget = await storage.budgets.load(link.budget_id, periods=[period])
+    # The month as /resumo shows it (BudgetReport): archived expenses left out, and each at the
+    # expected amount it had then.
+    budget = BudgetReport.of(await storage.budgets.load(link.budget_id, periods=[period]), period)
     goals = await storage.goals.list(link.household_id, history=False)
-    lines = tuple(ExpenseLine(e.name, e.expected, e.actual_for(period)) for e in budget.expenses)
-    return MonthReport(period, lines, budget.expected_total(), budget.actual_total(period),
-                       tuple(goal_line(g, today, rates) for g in goals))
+    lines = tuple(ExpenseLine(e.name, e.expected, e.actual) for e in budget.expenses)
+    return MonthReport(period, lines, budget.expected_total, budget.actual_total,
+                       tuple(goal_line(g, today, rates) for g in goals if not g.archived))

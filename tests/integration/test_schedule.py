@@ -15,7 +15,7 @@ from bot.schedule import Schedule
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
-from domain.money import Money
+from domain.money import Money, Period
 from infra.db import Database
 from infra.db.schedule import BILL, Claim, ScheduleStore
 from infra.db.storage import SqlStorage
@@ -235,6 +235,30 @@ async def test_on_the_first_the_group_gets_the_closed_month_once_with_a_chart(da
     assert link.household_id
     clock.now = at(2026, 7, 2, 9, 30)
     assert (await schedule(database, bot, clock).run_due(clock.now)).closings == 0
+
+
+async def test_the_closed_month_is_the_month_resumo_shows_archived_items_left_out_and_its_own_expected(
+        database: Database) -> None:
+    link = await household(database, CHAT, bills=[("Aluguel", "3200", 10, "Pix"), ("Academia", "150", 5, None)],
+                           goal=True)
+    storage = SqlStorage(database)
+    budget = await storage.budgets.load(link.budget_id, periods=())
+    budget.adjust_amount("Aluguel", Money.of("3500", "BRL"), effective=Period(2026, 7))
+    budget.archive("Academia")
+    await storage.budgets.save(budget)
+    [trip] = await storage.goals.list(link.household_id, history=False)
+    trip.archive()
+    await storage.goals.save(trip)
+    async with database.transaction() as unit:  # a household from before June: June closes
+        await unit.connection.execute(update(chats).where(chats.c.chat_id == CHAT)
+                                      .values(created_at=datetime(2026, 5, 20, tzinfo=UTC)))
+    bot, clock = FakeBot(), Clock(at(2026, 7, 1, 9, 30))
+
+    await schedule(database, bot, clock).run_due(clock.now)
+
+    [(_, text)] = bot.messages
+    assert "Aluguel: R$ 0,00 de R$ 3.200,00" in text  # June's amount, not July's R$ 3.500,00
+    assert "Academia" not in text and "Amsterdam" not in text
 
 
 async def test_the_chart_of_a_month_with_nothing_in_it_says_so(database: Database) -> None:
