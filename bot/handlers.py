@@ -216,10 +216,10 @@ async def statement(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         period = resumo_period(" ".join(context.args or []))
     except CommandUsageError as usage:
-        await context.bot.send_message(chat_id_of(update), history.usage_text("extrato", str(usage)))
+        await send_text(context, chat_id_of(update), history.usage_text("extrato", str(usage)))
         return
-    await context.bot.send_message(chat_id_of(update),
-                                   await service_of(context).statement(chat_id_of(update), period))
+    await send_text(context, chat_id_of(update),
+                    await service_of(context).statement(chat_id_of(update), period))
 
 
 async def undo_last(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -235,12 +235,12 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         period = resumo_period(" ".join(context.args or []))
     except CommandUsageError as usage:
-        await context.bot.send_message(chat_id_of(update), history.usage_text("exportar", str(usage)))
+        await send_text(context, chat_id_of(update), history.usage_text("exportar", str(usage)))
         return
     with tempfile.TemporaryFile() as out:
         name = await service_of(context).export(chat_id_of(update), period, out)
         if name is None:
-            await context.bot.send_message(chat_id_of(update), rendering.not_started_text())
+            await send_text(context, chat_id_of(update), rendering.not_started_text())
             return
         out.seek(0)
         await context.bot.send_document(
@@ -281,7 +281,7 @@ async def decided_by_reply(context: ContextTypes.DEFAULT_TYPE, update: Update, m
         await edit(context, chat_id, result.edit)
     if result.alert:
         # What the button would have shown as an alert (not a member, already decided...).
-        await context.bot.send_message(chat_id, result.answer)
+        await send_text(context, chat_id, result.answer)
     return True
 
 

@@ -11,6 +11,7 @@ from bot.handlers import chat_id_of, service_of, speaker_of
 from bot.parsing import CommandUsageError
 from bot.ports import ChatLink
 from bot.schedule import Chart, schedule_of
+from bot.sending import send_text
 
 
 async def _member_link(update: Update, context: ContextTypes.DEFAULT_TYPE) -> ChatLink | str:
@@ -32,7 +33,7 @@ async def lembretes(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         text = await schedule_of(context.application).switch_reminders(link, " ".join(context.args or []))
     else:
         text = link
-    await context.bot.send_message(chat_id_of(update), text)
+    await send_text(context, chat_id_of(update), text)
 
 
 async def grafico(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -42,15 +43,15 @@ async def grafico(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         value = resumo_period(" ".join(words))
     except CommandUsageError:
-        await context.bot.send_message(chat_id, schedule_text.GRAFICO_USAGE)
+        await send_text(context, chat_id, schedule_text.GRAFICO_USAGE)
         return
     link = await _member_link(update, context)
     if not isinstance(link, ChatLink):
-        await context.bot.send_message(chat_id, link)
+        await send_text(context, chat_id, link)
         return
     chart = await schedule_of(context.application).chart(link, value)
     if isinstance(chart, Chart):
         await context.bot.send_photo(chat_id, chart.png, caption=chart.caption)
     else:
-        await context.bot.send_message(chat_id, chart)
+        await send_text(context, chat_id, chart)
 

@@ -147,3 +147,18 @@ def test_a_slow_model_in_one_chat_does_not_delay_another_chat(
     [slow] = lenta.wait_sent(since=slow_mark)
     assert quick.params["text"] == "Resposta rápida." and slow.params["text"] == "Resposta lenta."
     assert quick.at < slow.at
+
+
+def test_a_commands_answer_goes_through_the_one_send_path_and_outlives_a_telegram_502(
+    tg: FakeTelegramAPI, start_bot: BotStarter
+) -> None:
+    casa = Group(tg, start_bot(), CHAT)
+    casa.reply_to(ANA, "/start")
+    since = casa.mark()
+    tg.fail_next("sendMessage", status=502, description="Bad Gateway")
+
+    statement = casa.reply_to(ANA, "/extrato")
+
+    assert "Extrato de" in statement
+    attempts = [c for c in tg.calls[since:] if c.method == "sendMessage"]
+    assert [c.status for c in attempts] == [502, 200]
