@@ -31,12 +31,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domain.agent.confirmer import Confirmer
-from domain.agent.tools import ContributeToGoalTool, RecordSpendTool
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Member
 from domain.money import Money, Period
+from domain.tools.confirmer import Confirmer
+from domain.tools.budget import RecordSpendTool
+from domain.tools.goals import ContributeToGoalTool
 from infra.db import Database, SqlBudgetRepository, SqlGoalRepository, SqlOperationLog
 from infra.db.migrate import upgrade_database
 from infra.db.tables import expenses, ledger_entries, operations

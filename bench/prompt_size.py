@@ -30,9 +30,7 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from domain.agent.chat import AgentChat
-from domain.agent.operations import InMemoryOperationLog
 from domain.agent.prompt import RULES, system_prompt
-from domain.agent.toolbox import household_tools
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget
 from domain.goals import Goal
@@ -40,6 +38,8 @@ from domain.household import Household
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.ledger import InMemoryLedger
 from domain.money import Money, Period
+from domain.operations.log import InMemoryOperationLog
+from domain.tools.toolbox import household_tools
 from infra.llm import count_prompt_tokens
 
 GOAL_TOKENS = 1500

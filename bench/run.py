@@ -68,9 +68,9 @@ from sqlalchemy.engine import make_url  # noqa: E402
 
 from bench import ledger as bench_ledger  # noqa: E402
 from bench.prompt_size import EXPENSES  # noqa: E402
-from bot import rendering  # noqa: E402
-from domain.agent.clock import local_today, utc_now  # noqa: E402
+from bot.texts import messages  # noqa: E402
 from domain.budget import Budget  # noqa: E402
+from domain.clock import local_today, utc_now  # noqa: E402
 from domain.goals import Goal  # noqa: E402
 from domain.household import Household  # noqa: E402
 from domain.money import Money, Period  # noqa: E402
@@ -121,7 +121,7 @@ MAX_GROUP_REQUESTS_PER_CHAT = 16  # AIORateLimiter lets a group burst 20 request
 GAP = 0.02                   # seconds between measured actions, so none overlaps the last one
 WAIT = 30.0
 TEXT = "gastei 37,90 no mercado"
-CONFIRMED = rendering.confirmed_answer()
+CONFIRMED = messages.confirmed_answer()
 SLOW = "SLOW: oi, tudo bem?"
 
 log = logging.getLogger("bench")
@@ -1085,7 +1085,7 @@ def rss():
     for line in open("/proc/self/status"):
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
-import bot.webhook  # a worker's imports
+import bot.telegram.webhook  # a worker's imports
 from bot.chart import render_month_chart
 from bot.month import ExpenseLine, GoalLine, MonthReport
 from domain.money import Money, Period

@@ -53,7 +53,7 @@ from starlette.routing import Route  # noqa: E402
 from telegram import Update  # noqa: E402
 from telegram.ext import Application, ContextTypes, MessageHandler, filters  # noqa: E402
 
-from domain.agent.clock import local_today, utc_now  # noqa: E402
+from domain.clock import local_today, utc_now  # noqa: E402
 from domain.money import Period  # noqa: E402
 from tests.fakes.scripted_model import call, say  # noqa: E402
 
@@ -127,7 +127,7 @@ class BenchModel:
 
 
 def bot_app(options: argparse.Namespace) -> Starlette:
-    from bot.webhook import create_app
+    from bot.telegram.webhook import create_app
     from infra.settings import Settings
 
     settings = Settings(
@@ -177,7 +177,7 @@ TRACED = [  # (module, class, methods): where a turn's and a confirmation's time
     ("bot.service", "HouseholdService", ["talk", "press", "_context", "_prompt", "_outcomes", "_confirm",
                                          "_member_of", "preview_posted"]),
     ("domain.agent.chat", "AgentChat", ["send", "schemas", "confirm"]),
-    ("domain.agent.tools.base", "WriteTool", ["run", "_propose", "_confirm"]),
+    ("domain.tools.base", "WriteTool", ["run", "_propose", "_confirm"]),
     ("infra.db.conversations", "SqlConversationStore", ["recent", "append"]),
     ("infra.db.operations", "SqlOperationLog", ["get", "get_by_key", "propose", "attach_message"]),
     ("infra.db.budgets", "SqlBudgetRepository", ["load", "save"]),
@@ -298,7 +298,7 @@ def main() -> None:
 
         profiler = Profiler(interval=0.0002)
         profiler.start()
-    # As bot.webhook.run_webhook serves it.
+    # As bot.telegram.webhook.run_webhook serves it.
     uvicorn.run(app, host="127.0.0.1", port=options.port, log_level="info", access_log=False)
     if profile:
         profiler.stop()

@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         print("Banco de dados atualizado.")
         return 0
     if args.command == "console":
-        from bot.console import run_console
+        from bot.console.main import run_console
 
         return run_console(settings)
     if settings.telegram_bot_token is None:
@@ -47,20 +47,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "remind":
         import asyncio
 
-        from bot.schedule import remind
+        from bot.telegram.application import remind
 
         delivered = asyncio.run(remind(settings))
         print(f"Lembretes enviados: {delivered.reminders}; fechamentos do mês: {delivered.closings}.")
         return 0
     if args.command == "polling":
-        from bot.runner import run_polling
+        from bot.telegram.application import run_polling
 
         return run_polling(settings)
     if settings.webhook_secret is None:
         print("WEBHOOK_SECRET não está definido: o modo webhook exige um segredo "
               "(ex.: WEBHOOK_SECRET=$(openssl rand -hex 32)).", file=sys.stderr)
         return 2
-    from bot.webhook import run_webhook
+    from bot.telegram.webhook import run_webhook
 
     return run_webhook(settings)
 

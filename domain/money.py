@@ -203,3 +203,8 @@ class Period:
 
     def previous(self) -> Period:
         return Period(self.year - 1, 12) if self.month == 1 else Period(self.year, self.month - 1)
+
+    def plus(self, months: int) -> Period:
+        """The month `months` later (earlier when negative): 2026-11 plus 3 is 2027-02."""
+        index = self.year * 12 + self.month - 1 + months
+        return Period(index // 12, index % 12 + 1)

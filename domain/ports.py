@@ -45,3 +45,20 @@ class HouseholdRepository(Protocol):
 
     async def save(self, household: Household) -> None:
         ...
+
+
+class MemberLinks(Protocol):
+    """Which member of a household a person outside it is (a Telegram user in a chat)."""
+
+    async def member_of_user(self, chat_id: int, user_id: int) -> str | None:
+        ...
+
+    async def link_member(self, chat_id: int, user_id: int, member_id: str) -> str:
+        """Links the user once; returns the member id that holds (the first, if two raced)."""
+        ...
+
+
+class HouseholdEraser(Protocol):
+    async def erase_household(self, household_id: str) -> None:
+        """Deletes every record of the household, in the caller's unit of work."""
+        ...

@@ -16,21 +16,19 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from domain.agent.clock import DEFAULT_TIMEZONE
-from domain.agent.operations import InMemoryOperationLog
 from domain.agent.prompt import system_prompt
-from domain.agent.toolbox import household_tools
-from domain.agent.tools import (
-    Tool,
-    UndoOperationTool,
-)
-from domain.agent.tools.registry import TOOLS
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget
+from domain.clock import DEFAULT_TIMEZONE
 from domain.goals import Goal
 from domain.household import Household
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
+from domain.operations.log import InMemoryOperationLog
+from domain.tools.base import Tool
+from domain.tools.registry import TOOLS
+from domain.tools.toolbox import household_tools
+from domain.tools.undo import UndoOperationTool
 
 # What the model is offered here (the registry's order). A case's household has no ledger, so
 # there is nothing to undo: undoOperation is the bot's to offer, not the eval's.

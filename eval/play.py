@@ -10,8 +10,8 @@ from typing import Any
 
 from domain.agent.chat import AgentChat, AgentReply
 from domain.agent.model import LanguageModel
-from domain.agent.operations import fingerprint
 from domain.errors import DomainError
+from domain.operations.log import fingerprint
 from eval.fixture import Case, World, build_world
 from eval.scoring import Call, EntryScore, Names, canonical_args, score_turn, show
 

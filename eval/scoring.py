@@ -19,27 +19,28 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from domain.agent.chat import MINTED, with_speaker
-from domain.agent.receipts import ToolReceipt
-from domain.agent.tools import (
-    AdjustExpenseTool,
-    BudgetStatusTool,
-    ContributeToGoalTool,
-    CreateGoalTool,
-    FeasibilityTool,
-    GoalStatusTool,
-    RecordSpendTool,
-    RegisterExpenseTool,
-    Tool,
-)
-from domain.agent.tools.base import WriteTool
-from domain.agent.tools.budget import find_expense
-from domain.agent.tools.goals import goal_matching
 from domain.budget import Budget
 from domain.errors import DomainError
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Period
+from domain.operations.receipts import ToolReceipt
 from domain.text import fold
+from domain.tools.base import Tool, WriteTool
+from domain.tools.budget import (
+    AdjustExpenseTool,
+    BudgetStatusTool,
+    RecordSpendTool,
+    RegisterExpenseTool,
+    find_expense,
+)
+from domain.tools.goals import (
+    ContributeToGoalTool,
+    CreateGoalTool,
+    FeasibilityTool,
+    GoalStatusTool,
+    goal_matching,
+)
 from eval.fixture import WRITE_TOOLS
 
 # How each argument is compared; anything else: money by value, numbers as Decimals, text folded.

@@ -9,15 +9,15 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from domain.agent.confirmer import Confirmer
 from domain.agent.conversation import ConversationStore, InMemoryConversationStore, Message
 from domain.agent.model import FailureKind, LanguageModel, ModelFailure
-from domain.agent.operations import InMemoryOperationLog, Operation, OperationLog
-from domain.agent.receipts import ToolReceipt
 from domain.agent.text_calls import read_text_calls
-from domain.agent.tools.base import Tool, WriteArgs, WriteTool, compact_json
 from domain.errors import DomainError
+from domain.tools.confirmer import Confirmer
+from domain.operations.log import InMemoryOperationLog, Operation, OperationLog
+from domain.operations.receipts import ToolReceipt
 from domain.text import fold
+from domain.tools.base import Tool, WriteArgs, WriteTool, compact_json
 
 __all__ = ["AgentChat", "AgentReply", "LanguageModel", "ToolCall"]
 

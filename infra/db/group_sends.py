@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete, func, select
 
-from domain.agent.clock import Clock, utc_now
+from domain.clock import Clock, utc_now
 from infra.db.engine import Database
 from infra.db.tables import group_sends
 

@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, and_, exists, select, update
 from sqlalchemy.orm import aliased
 
-from domain.agent.clock import Clock, utc_now
+from domain.clock import Clock, utc_now
 from infra.db.engine import Database
 from infra.db.tables import processed_updates as updates
 from infra.db.upsert import insert_for

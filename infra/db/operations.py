@@ -14,8 +14,9 @@ from typing import Any
 from sqlalchemy import ColumnElement, select, true, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from domain.agent.clock import Clock, utc_now
-from domain.agent.operations import (
+from domain.clock import Clock, utc_now
+from domain.errors import AlreadyUndone, OperationClosed, UnknownOperation
+from domain.operations.log import (
     DEFAULT_TTL,
     UNDO_TOOL,
     Confirmation,
@@ -25,8 +26,7 @@ from domain.agent.operations import (
     new_key,
     receipt_of_decided,
 )
-from domain.agent.receipts import ToolReceipt
-from domain.errors import AlreadyUndone, OperationClosed, UnknownOperation
+from domain.operations.receipts import ToolReceipt
 from infra.db.engine import Database
 from infra.db.tables import ledger_entries, operations
 from infra.db.upsert import insert_for
@@ -46,7 +46,7 @@ class SqlOperationLog:
     def __init__(self, database: Database, scope: str, *, household_id: str | None = None,
                  clock: Clock = utc_now, ttl: timedelta = DEFAULT_TTL, posted_only: bool = False) -> None:
         """`posted_only=True` (the bot's logs): only an operation whose preview message is
-        attached can be confirmed (domain.agent.operations.receipt_of_decided)."""
+        attached can be confirmed (domain.operations.log.receipt_of_decided)."""
         self._db = database
         self.scope = scope
         self.household_id = household_id

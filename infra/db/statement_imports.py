@@ -8,7 +8,7 @@ from datetime import UTC
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from domain.agent.clock import Clock, utc_now
+from domain.clock import Clock, utc_now
 from domain.statements import AlreadyImported
 from infra.db.engine import Database
 from infra.db.tables import statement_imports

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from domain.agent.clock import Clock, utc_now
 from domain.agent.conversation import ConversationStore
-from domain.agent.operations import DEFAULT_TTL
+from domain.clock import Clock, utc_now
 from domain.ledger import Ledger
+from domain.operations.log import DEFAULT_TTL
 from domain.ports import BudgetRepository, GoalRepository, HouseholdRepository
 from infra.db.budgets import SqlBudgetRepository
 from infra.db.chats import ChatDirectory

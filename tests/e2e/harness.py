@@ -228,7 +228,7 @@ class InProcessBot(Webhook):
     """`create_app(settings, **overrides)` served by uvicorn in a background thread."""
 
     def __init__(self, settings: Settings, **overrides: Any) -> None:
-        from bot.webhook import create_app
+        from bot.telegram.webhook import create_app
 
         self.app = create_app(settings, **overrides)
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

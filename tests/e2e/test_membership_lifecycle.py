@@ -11,8 +11,8 @@ import asyncio
 import time
 from typing import Any
 
-from bot import rendering
-from bot.sending import utf16_units
+from bot.texts import messages
+from bot.telegram.sending import utf16_units
 from domain.money import Money
 from infra.db import ChatDirectory, Database, SqlBudgetRepository
 from tests.e2e.harness import (
@@ -85,8 +85,8 @@ def test_a_strangers_entrar_is_a_preview_only_an_existing_member_can_confirm(
     assert [b["text"] for b in request.buttons] == ["✅ Confirmar", "❌ Cancelar"]
 
     own = casa.press(STRANGER, request.confirm, request.message_id)
-    assert alerted(own) and answer_text(own) == rendering.own_join_alert()
-    assert casa.reply_to(STRANGER, "/gasto 10 mercado") == rendering.join_hint_text(), \
+    assert alerted(own) and answer_text(own) == messages.own_join_alert()
+    assert casa.reply_to(STRANGER, "/gasto 10 mercado") == messages.join_hint_text(), \
         "until a member confirms, not a member"
 
     answer, edit = casa.confirm(BRUNO, request)
@@ -115,7 +115,7 @@ def test_sair_leaves_and_a_member_who_left_can_no_longer_confirm(
     assert "Bruno saiu da casa" in casa.reply_to(BRUNO, "/sair")
 
     refused = casa.press(BRUNO, spend.confirm, spend.message_id)
-    assert alerted(refused) and answer_text(refused) == rendering.not_a_member_alert()
+    assert alerted(refused) and answer_text(refused) == messages.not_a_member_alert()
 
 
 def test_a_member_removed_from_the_group_can_no_longer_confirm(
@@ -127,7 +127,7 @@ def test_a_member_removed_from_the_group_can_no_longer_confirm(
     post(casa, member_update(casa, "chat_member", person(BRUNO), "member", "kicked"))
     refused = casa.press(BRUNO, spend.confirm, spend.message_id)
 
-    assert alerted(refused) and answer_text(refused) == rendering.not_a_member_alert()
+    assert alerted(refused) and answer_text(refused) == messages.not_a_member_alert()
     casa.join(BRUNO)  # back in the group, a member confirms him again
     answer, edit = casa.confirm(BRUNO, spend)
     assert not alerted(answer) and "Gasto registrado por Bruno" in edit.params["text"]
@@ -142,7 +142,7 @@ def test_a_member_who_left_the_group_by_a_service_message_can_no_longer_confirm(
     post(casa, service_message(casa, CHAT, left_chat_member=person(BRUNO)))
     refused = casa.press(BRUNO, spend.confirm, spend.message_id)
 
-    assert alerted(refused) and answer_text(refused) == rendering.not_a_member_alert()
+    assert alerted(refused) and answer_text(refused) == messages.not_a_member_alert()
 
 
 def test_an_anonymous_admin_is_told_to_write_as_themselves(
@@ -158,7 +158,7 @@ def test_an_anonymous_admin_is_told_to_write_as_themselves(
     post(casa, update)
 
     [reply] = casa.wait_sent(since=since)
-    assert reply.params["text"] == rendering.anonymous_admin_text()
+    assert reply.params["text"] == messages.anonymous_admin_text()
     assert not reply.params.get("reply_markup"), "nothing proposed"
 
 
@@ -180,7 +180,7 @@ def test_a_supergroup_migration_keeps_the_household_and_pending_previews_in_eith
     answer = upgraded.press(BRUNO, spend.confirm, spend.message_id)
     assert not alerted(answer), answer_text(answer)
     assert "R$ 10,00 de R$ 1.500,00" in upgraded.reply_to(ANA, "/resumo")
-    assert casa.reply_to(ANA, "/resumo") == rendering.not_started_text()
+    assert casa.reply_to(ANA, "/resumo") == messages.not_started_text()
 
 
 def test_a_migration_seen_first_on_a_send_moves_the_household(
@@ -234,7 +234,7 @@ def test_apagar_confirmed_by_a_member_deletes_the_household(
 
     assert not alerted(answer) and without_keyboard(edit)
     assert "foram apagados por Ana" in edit.params["text"]
-    assert casa.reply_to(ANA, "/resumo") == rendering.not_started_text()
+    assert casa.reply_to(ANA, "/resumo") == messages.not_started_text()
     assert "criada" in casa.reply_to(BRUNO, "/start"), "a new household can begin"
 
 

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.ports import ChatLink
-from domain.agent.clock import Clock, utc_now
+from bot.app.ports import ChatLink
 from domain.agent.conversation import InMemoryConversationStore
-from domain.agent.operations import DEFAULT_TTL, InMemoryOperationLog
+from domain.clock import Clock, utc_now
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository, InMemoryHouseholdRepository
 from domain.ledger import InMemoryLedger
+from domain.operations.log import DEFAULT_TTL, InMemoryOperationLog
 from domain.statements import InMemoryStatementImports
 
 
 class InMemoryChatDirectory:
-    """Which household a chat is, and which member a user is in a chat (bot.ports.ChatDirectory)."""
+    """Which household a chat is, and which member a user is in a chat (bot.app.ports.ChatDirectory)."""
 
     def __init__(self) -> None:
         self._chats: dict[int, ChatLink] = {}
@@ -59,7 +59,7 @@ class InMemoryChatDirectory:
 
 
 class InMemoryStorage:
-    """Everything HouseholdService stores, in memory (bot.ports.Storage)."""
+    """Everything HouseholdService stores, in memory (bot.app.ports.Storage)."""
 
     def __init__(self, *, clock: Clock = utc_now, ttl: timedelta = DEFAULT_TTL) -> None:
         self.clock = clock

@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from domain.agent.confirmer import Confirmer
-from domain.agent.tools import RecordSpendTool
+from domain.tools.confirmer import Confirmer
+from domain.tools.budget import RecordSpendTool
 from infra.db import Database, SqlBudgetRepository, SqlOperationLog
 
 

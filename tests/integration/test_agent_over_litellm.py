@@ -22,19 +22,17 @@ import pytest
 from bot.command_registry import without_model_note
 from domain.agent.chat import AgentChat, AgentReply
 from domain.agent.model import FailureKind
-from domain.agent.operations import InMemoryOperationLog
 from domain.agent.prompt import system_prompt
-from domain.agent.receipts import ToolReceipt
-from domain.agent.toolbox import household_tools
-from domain.agent.tools import (
-    Tool,
-)
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
+from domain.operations.log import InMemoryOperationLog
+from domain.operations.receipts import ToolReceipt
+from domain.tools.base import Tool
+from domain.tools.toolbox import household_tools
 from infra.llm import LiteLLMModel
 from tests.fakes.llm_server import (
     FakeLLMServer,

@@ -19,13 +19,13 @@ from typing import Any
 
 import pytest
 
-from domain.agent.tools.base import WriteTool
-from domain.agent.tools.goals import goal_matching
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
 from domain.text import fold
+from domain.tools.base import WriteTool
+from domain.tools.goals import goal_matching
 from eval.fixture import WRITE_TOOLS, Case
 from eval.make_cases import build, dumps
 from eval.run import (

@@ -1,5 +1,5 @@
 """The per-group window of new messages (infra/db/group_sends.py) and the limiter in front of PTB
-(bot/rate_limit.py): each new message to a group reserves its room, edits and private chats none."""
+(bot/telegram/rate_limit.py): each new message to a group reserves its room, edits and private chats none."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.rate_limit import SharedGroupLimiter
+from bot.telegram.rate_limit import SharedGroupLimiter
 from infra.db import Database
 from infra.db.group_sends import GroupSendWindow
 from infra.db.tables import group_sends

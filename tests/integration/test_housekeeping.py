@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.housekeeping import close_expired_previews, purge_inbox
+from bot.app.housekeeping import close_expired_previews, purge_inbox
 from bot.service import Preview, Speaker
 from infra.db import Database, SqlStorage, UpdateInbox
 from infra.settings import Settings

@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from bot.ports import ChatLink
+from bot.app.ports import ChatLink
 from bot.schedule import Schedule
 from domain.budget import Budget
 from domain.goals import Goal

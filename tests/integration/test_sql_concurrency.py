@@ -13,13 +13,14 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from domain.agent.confirmer import Confirmer
-from domain.agent.receipts import ToolReceipt
-from domain.agent.tools import ContributeToGoalTool, RecordSpendTool
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
+from domain.tools.confirmer import Confirmer
+from domain.operations.receipts import ToolReceipt
+from domain.tools.budget import RecordSpendTool
+from domain.tools.goals import ContributeToGoalTool
 from infra.db import Database, SqlBudgetRepository, SqlGoalRepository, SqlOperationLog
 from infra.db.tables import ledger_entries as entries
 from tests.integration.confirm_worker import confirm_in_process

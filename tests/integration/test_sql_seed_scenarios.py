@@ -11,12 +11,13 @@ from decimal import Decimal
 from typing import Any
 
 from domain.agent.chat import AgentChat
-from domain.agent.receipts import ToolReceipt
-from domain.agent.tools import ContributeToGoalTool, CreateGoalTool, RecordSpendTool
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
+from domain.operations.receipts import ToolReceipt
+from domain.tools.budget import RecordSpendTool
+from domain.tools.goals import ContributeToGoalTool, CreateGoalTool
 from infra.db import (
     Database,
     SqlBudgetRepository,

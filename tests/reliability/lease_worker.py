@@ -7,10 +7,10 @@ import os
 import sys
 from datetime import timedelta
 
-import bot.webhook
+import bot.telegram.webhook
 from bot.__main__ import main
 
-bot.webhook.LEASE = timedelta(seconds=float(os.environ.get("RELIABILITY_LEASE_SECONDS", "90")))
+bot.telegram.webhook.LEASE = timedelta(seconds=float(os.environ.get("RELIABILITY_LEASE_SECONDS", "90")))
 
 if __name__ == "__main__":
     sys.exit(main(["webhook"]))

@@ -11,9 +11,9 @@ import time
 from typing import Any
 
 from bot.service import HouseholdService
-from domain.agent.confirmer import Confirmer
-from domain.agent.tools import RecordSpendTool
 from domain.budget import Budget
+from domain.tools.confirmer import Confirmer
+from domain.tools.budget import RecordSpendTool
 from infra.db import Database, SqlBudgetRepository, SqlOperationLog, SqlStorage
 
 Press = tuple[int, str]  # (Telegram user id, callback data)

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from bot import rendering
+from bot.texts import messages
 from tests.e2e.harness import ANA, BRUNO, NOW, STRANGER, Group, Person, alerted, answer_text, without_keyboard
 from tests.fakes.telegram_api import FakeTelegramAPI
 from tests.reliability.conftest import Bots, couple_with_groceries
@@ -52,7 +52,7 @@ def test_forged_other_chats_or_malformed_callback_data_is_alerted_writes_nothing
         answers = [casa.press(ANA, data, ours.message_id) for data in hostile]
     refused_logs = [r for r in caplog.records if r.levelno >= logging.WARNING and "refused" in r.getMessage()]
 
-    alerts = sum(alerted(a) and answer_text(a) == rendering.unknown_operation_alert() for a in answers)
+    alerts = sum(alerted(a) and answer_text(a) == messages.unknown_operation_alert() for a in answers)
     ours_after = sync(operations_at(bots.url, CHAT))[ours_id(ours.confirm, sync(operations_at(bots.url, CHAT)))]
     theirs_status = [op["status"] for op in sync(operations_at(bots.url, OTHER_CHAT)).values()
                      if op["key"] == other_key]
@@ -65,7 +65,7 @@ def test_forged_other_chats_or_malformed_callback_data_is_alerted_writes_nothing
     assert ours_after["status"] == "pending" and theirs_status == ["pending"]
     # The real key still works, once: the hostile presses consumed nothing.
     answer, _ = casa.confirm(BRUNO, ours)
-    assert answer_text(answer) == rendering.confirmed_answer()
+    assert answer_text(answer) == messages.confirmed_answer()
     assert sync(actual_at(bots.url, CHAT)) == Decimal("37.90")
 
 
@@ -87,7 +87,7 @@ def test_a_non_member_pressing_confirmar_is_alerted_and_nothing_is_written(
 
     answers = [casa.press(person, data, preview.message_id) for person, data in presses]
 
-    alerts = sum(alerted(a) and answer_text(a) == rendering.not_a_member_alert() for a in answers)
+    alerts = sum(alerted(a) and answer_text(a) == messages.not_a_member_alert() for a in answers)
     status = sync(operations_at(bots.url, CHAT))[ours_id(preview.confirm, sync(operations_at(bots.url, CHAT)))]
     written = sync(actual_at(bots.url, CHAT))
     held = figures.add(7, bots.backend, attempts=len(presses),
@@ -95,7 +95,7 @@ def test_a_non_member_pressing_confirmar_is_alerted_and_nothing_is_written(
                        seen=f"{alerts} alerts, {'0' if written == 0 else written} writes, still {status['status']}")
     assert held
     answer, _ = casa.confirm(BRUNO, preview)
-    assert answer_text(answer) == rendering.confirmed_answer()
+    assert answer_text(answer) == messages.confirmed_answer()
 
 
 class MovableClock:
@@ -116,8 +116,8 @@ def test_confirmar_after_the_preview_expired_is_refused_and_the_operation_is_mar
     first = [casa.confirm(BRUNO, p) for p in previews]
     again = [casa.press(ANA, p.confirm, p.message_id) for p in previews]
 
-    refused = sum(alerted(a) and answer_text(a) == rendering.expired_alert() for a, _ in first)
-    refused += sum(alerted(a) and answer_text(a) == rendering.expired_alert() for a in again)
+    refused = sum(alerted(a) and answer_text(a) == messages.expired_alert() for a, _ in first)
+    refused += sum(alerted(a) and answer_text(a) == messages.expired_alert() for a in again)
     assert all(without_keyboard(edit) for _, edit in first)
     statuses = sorted(row["status"] for row in sync(operations_at(bots.url, CHAT)).values()
                       if row["tool"] == "recordSpend")

@@ -13,11 +13,11 @@ import asyncpg
 import pytest
 from sqlalchemy import text
 
-from bot import rendering
-from domain.agent.confirmer import Confirmer
-from domain.agent.tools import RecordSpendTool
+from bot.texts import messages
 from domain.budget import Budget
 from domain.money import Money, Period
+from domain.tools.confirmer import Confirmer
+from domain.tools.budget import RecordSpendTool
 from infra.db import Database, SqlBudgetRepository, SqlOperationLog
 from tests.e2e.harness import (
     ANA,
@@ -77,7 +77,7 @@ def test_a_crash_after_the_commit_before_the_telegram_reply_is_answered_ja_confi
 
     total = Decimal(sum(range(1, rounds + 1)))
     actual = sync(actual_at(bot_url, CHAT))
-    already = answers.count(rendering.already_confirmed_alert())
+    already = answers.count(messages.already_confirmed_alert())
     held = figures.add(13, f"{backend_name(bot_url)}, worker SIGKILLed", attempts=rounds,
                        expected=f"{rounds} answered 'já confirmada', {rounds} edits, R$ {total:.0f} once",
                        seen=f"{already} answered 'já confirmada', {edits} edits, R$ {actual:.0f} once"

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from domain.agent.tools import RecordSpendTool
 from domain.errors import DomainError
+from domain.tools.budget import RecordSpendTool
 from infra.db import Database, SqlBudgetRepository, SqlOperationLog
 from tests.e2e.harness import ANA, BRUNO, STRANGER, answer_text, previews_in
 from tests.fakes.llm_server import FakeLLMServer, raw_arguments, text, tool_calls

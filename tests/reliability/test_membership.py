@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from bot import rendering
+from bot.texts import messages
 from bot.service import CONFIRM, Preview, Speaker, callback_data
 from infra.db import Database, SqlStorage
 from infra.db.lifecycle import ERASED, HouseholdKeys
@@ -73,7 +73,7 @@ def test_a_strangers_entrar_confirmed_by_themselves_is_refused_and_writes_nothin
     answers = race(press_rounds, [(backend.url, backend.engine_options, CHAT, presses)] * 2)
 
     after, still_a_stranger, pending = sync(_after(backend))
-    refused = [alert and answer == rendering.own_join_alert()
+    refused = [alert and answer == messages.own_join_alert()
                for worker in answers for answer, alert in worker[0]]
     changed = sum(abs(after[name] - before[name]) for name in before)
     held = figures.add(26, f"{backend.name}, 2 service processes", attempts=len(refused),
@@ -129,8 +129,8 @@ def test_apagar_racing_a_confirmation_on_another_worker_ends_deleted_and_recreat
         assert gone
         left_per_round.append(left)
         outcomes = sorted(answer for worker in answers for answer, _ in worker[0])
-        assert outcomes.count(rendering.confirmed_answer()) >= 1, outcomes  # the erasure always wins
-        spend_won += outcomes.count(rendering.confirmed_answer()) - 1
+        assert outcomes.count(messages.confirmed_answer()) >= 1, outcomes  # the erasure always wins
+        spend_won += outcomes.count(messages.confirmed_answer()) - 1
 
     held = figures.add(27, f"{backend.name}, 2 service processes", attempts=rounds,
                        expected=f"household rows left per round: {[0] * rounds}",

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from domain.agent.confirmer import Confirmer
-from domain.agent.tools import RecordSpendTool, RegisterExpenseTool
 from domain.budget import Budget
 from domain.errors import ConcurrentModification, OperationConflict
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
+from domain.tools.confirmer import Confirmer
+from domain.tools.budget import RecordSpendTool, RegisterExpenseTool
 from infra.db import Database, SqlBudgetRepository, SqlGoalRepository, SqlHouseholdRepository, SqlOperationLog
 from tests.integration.conftest import Backend
 from tests.reliability.report import Figures

@@ -9,7 +9,7 @@ import os
 import signal
 from decimal import Decimal
 
-from bot import rendering
+from bot.texts import messages
 from bot.service import CANCEL, CONFIRM, HouseholdService, callback_data
 from infra.db import ChatDirectory, SqlStorage
 from tests.integration.conftest import Backend
@@ -28,8 +28,8 @@ from tests.reliability.support import (
 )
 
 CHAT = -1007000000001
-CONFIRMED = rendering.confirmed_answer()
-ALREADY = rendering.already_confirmed_alert()
+CONFIRMED = messages.confirmed_answer()
+ALREADY = messages.already_confirmed_alert()
 
 
 async def _previews(backend: Backend, amounts: list[str]) -> list[tuple[str, str]]:
@@ -98,7 +98,7 @@ def test_confirmar_and_cancelar_at_the_same_moment_end_in_one_state_that_the_bud
             if final[r] == "confirmed":
                 assert answer in (CONFIRMED, ALREADY), (r, answer)
             else:
-                assert answer in (rendering.cancelled_answer(), rendering.already_cancelled_alert()), (r, answer)
+                assert answer in (messages.cancelled_answer(), messages.already_cancelled_alert()), (r, answer)
     won = f"{final.count('confirmed')} confirmed, {final.count('cancelled')} cancelled"
     relation = "=" if actual == confirmed_sum else "!="
     held = figures.add(5, f"{backend.name}, 2 service processes", attempts=rounds,

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bot import rendering
+from bot.texts import messages
 from infra.db.group_sends import GroupSendWindow
 from tests.e2e.harness import (
     ANA,
@@ -96,11 +96,11 @@ class Load:
         await self.say(chat, ANA, "/start")
         await self.say(chat, BRUNO, "/entrar")
         join = await self.preview(chat, since)
-        assert await self.press(chat, ANA, join, "✅ Confirmar") == rendering.confirmed_answer()
+        assert await self.press(chat, ANA, join, "✅ Confirmar") == messages.confirmed_answer()
         since = len(self.tg.calls)
         await self.say(chat, ANA, "/despesa Mercado 1.500")
         expense = await self.preview(chat, since)
-        assert await self.press(chat, BRUNO, expense, "✅ Confirmar") == rendering.confirmed_answer()
+        assert await self.press(chat, BRUNO, expense, "✅ Confirmar") == messages.confirmed_answer()
         self.written[chat] = Decimal(0)
 
     async def chatter(self, chat: int, until: float) -> None:
@@ -124,7 +124,7 @@ class Load:
                                                     self.press(chat, other, preview, "❌ Cancelar")))
             else:
                 answers = [await self.press(chat, other, preview, "❌ Cancelar")]
-            confirmed = answers.count(rendering.confirmed_answer())
+            confirmed = answers.count(messages.confirmed_answer())
             assert confirmed <= 1, answers
             self.written[chat] += amount * confirmed
             if rng.random() < 0.1:

@@ -15,12 +15,12 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
-from domain.agent.confirmer import Confirmer
-from domain.agent.receipts import ToolReceipt
-from domain.agent.tools import RecordSpendTool
 from domain.budget import Budget
 from domain.errors import OperationClosed, OperationConflict, UnknownOperation
 from domain.money import Money, Period
+from domain.tools.confirmer import Confirmer
+from domain.operations.receipts import ToolReceipt
+from domain.tools.budget import RecordSpendTool
 from infra.db import SqlBudgetRepository, SqlOperationLog
 from tests.integration.conftest import Backend
 from tests.reliability.report import Figures

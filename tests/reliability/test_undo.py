@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 from decimal import Decimal
 
-from bot import history, rendering
+from bot import history
+
+from bot.texts import messages
 from bot.service import CONFIRM, UNDO, HouseholdService, Preview, callback_data
 from infra.db import SqlStorage
 from tests.e2e.harness import ANA as ANA_IN_TELEGRAM
@@ -32,8 +34,8 @@ from tests.reliability.support import (
 from tests.reliability.support import couple_with_groceries as couple_by_service
 
 CHAT = -1014000000001
-CONFIRMED = rendering.confirmed_answer()
-ALREADY = rendering.already_confirmed_alert()
+CONFIRMED = messages.confirmed_answer()
+ALREADY = messages.already_confirmed_alert()
 
 
 async def _confirmed_spends(service: HouseholdService, *amounts: str) -> list[Preview]:

@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
-from bot import rendering
-from bot.delivery import SEND_ATTEMPTS
+from bot.texts import messages
+from bot.telegram.retries import SEND_ATTEMPTS
 from domain.agent.chat import MAX_TOOL_CALLS_PER_ANSWER, TOO_MANY_CALLS_REPLY
 from tests.e2e.harness import ANA, BRUNO, SECRET, SECRET_HEADER, Group, Person, previews_in
 from tests.fakes.llm_server import FakeLLMServer, delay, text, tool_calls
@@ -62,7 +62,7 @@ def test_a_preview_that_never_reached_the_chat_is_never_written_by_button_reply_
     tg.fail_next("sendMessage", status=502, times=SEND_ATTEMPTS + 1 + SEND_ATTEMPTS)
     since = casa.mark()
     casa.say(ANA, "gastei 900 no mercado", replies=1)
-    told = rendering.preview_not_shown_text() in texts(casa, since)
+    told = messages.preview_not_shown_text() in texts(casa, since)
     unseen = sync(operations_at(bots.url, UNSEEN_CHAT))["op-502"]
 
     button = casa.press(BRUNO, f"ok:{unseen['key']}", message_id=999_999)
@@ -137,7 +137,7 @@ def test_look_alike_and_invisible_names_are_all_refused(tg: FakeTelegramAPI, bot
         answer = casa.reply_to(person, f"/entrar {name}")
         refused += "já é usado" in answer
     nul = casa.reply_to(Person(7100, "Zé"), "/entrar Ana\x00")
-    refused += nul == rendering.nul_byte_text()
+    refused += nul == messages.nul_byte_text()
     # and a member who joined with a clean name may still say hello
     joined = casa.reply_to(BRUNO, "/entrar")
 

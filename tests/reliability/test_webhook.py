@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bot import rendering
+from bot.texts import messages
 from tests.e2e.harness import (
     ANA,
     BRUNO,
@@ -107,7 +107,7 @@ def test_a_missing_or_wrong_webhook_secret_gets_403_with_no_model_call_and_no_wr
                             f"{telegram_calls} replies")
     assert held
     # The household was never created: the refused /start did nothing.
-    assert casa.reply_to(BRUNO, "/resumo") == rendering.not_started_text()
+    assert casa.reply_to(BRUNO, "/resumo") == messages.not_started_text()
 
 
 def _slow_model_round(tg: FakeTelegramAPI, url: str, slow: float) -> tuple[str, bool, str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import rendering
+from bot.texts import messages
 from tests.e2e.harness import (
     ANA,
     BRUNO,
@@ -91,8 +91,8 @@ def test_confirmar_posted_24_times_across_three_workers_by_both_members_writes_o
         updates = [casa.press_update(ANA if i % 2 else BRUNO, spend.confirm, spend.message_id) for i in range(24)]
         assert post_concurrently([(three_workers[i % 3], u) for i, u in enumerate(updates)]) == [200] * 24
         texts = [answer_text(casa.wait_answer(u["callback_query"]["id"], timeout=30)) for u in updates]
-        writes.append(texts.count(rendering.confirmed_answer()))
-        assert texts.count(rendering.already_confirmed_alert()) == 23, texts
+        writes.append(texts.count(messages.confirmed_answer()))
+        assert texts.count(messages.already_confirmed_alert()) == 23, texts
         presses += 24
     actual = sync(actual_at(pool_url, casa.chat_id))
     held = figures.add(4, "postgresql, 3 webhook workers", attempts=presses,
@@ -116,5 +116,5 @@ def test_twelve_spends_confirmed_at_once_on_three_workers_give_the_exact_sum(
     texts = [answer_text(casa.wait_answer(u["callback_query"]["id"], timeout=60)) for u in presses]
     actual = sync(actual_at(pool_url, casa.chat_id))
     held = figures.add(10, "postgresql, 3 webhook workers", attempts=12,
-                       expected="12 writes, R$ 0.78", seen=f"{texts.count(rendering.confirmed_answer())} writes, R$ {actual}")
+                       expected="12 writes, R$ 0.78", seen=f"{texts.count(messages.confirmed_answer())} writes, R$ {actual}")
     assert held

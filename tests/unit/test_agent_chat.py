@@ -11,21 +11,18 @@ import pytest
 
 from domain.agent.chat import PREVIEWS_SENT, AgentChat
 from domain.agent.model import FailureKind
-from domain.agent.operations import InMemoryOperationLog
 from domain.agent.prompt import system_prompt
-from domain.agent.receipts import ToolReceipt
-from domain.agent.toolbox import household_tools
-from domain.agent.tools import (
-    BudgetTool,
-    RecordSpendTool,
-    Tool,
-)
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
+from domain.operations.log import InMemoryOperationLog
+from domain.operations.receipts import ToolReceipt
+from domain.tools.base import Tool
+from domain.tools.budget import BudgetStatusTool, RecordSpendTool
+from domain.tools.toolbox import household_tools
 from tests.fakes.scripted_model import (
     FailingModel,
     ScriptedModel,
@@ -57,7 +54,7 @@ async def groceries_budget() -> InMemoryBudgetRepository:
 
 def budget_tools(repo: InMemoryBudgetRepository) -> list[Tool[Any]]:
     return [RecordSpendTool.create(budget_repo=repo, budget_id=BUDGET_ID),
-            BudgetTool.create(budget_repo=repo, budget_id=BUDGET_ID)]
+            BudgetStatusTool.create(budget_repo=repo, budget_id=BUDGET_ID)]
 
 
 async def groceries_in_june(repo: InMemoryBudgetRepository) -> Money:

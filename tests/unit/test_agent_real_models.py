@@ -9,11 +9,12 @@ from typing import Any
 
 from domain.agent.chat import AgentChat
 from domain.agent.model import FailureKind
-from domain.agent.operations import InMemoryOperationLog, OperationStatus
-from domain.agent.tools import BudgetTool, RecordSpendTool, Tool
 from domain.budget import Budget
 from domain.in_memory import InMemoryBudgetRepository
 from domain.money import Money, Period
+from domain.operations.log import InMemoryOperationLog, OperationStatus
+from domain.tools.base import Tool
+from domain.tools.budget import BudgetStatusTool, RecordSpendTool
 from tests.fakes.scripted_model import ScriptedModel, call, calls, say
 
 BUDGET_ID = "b1"
@@ -36,7 +37,7 @@ async def world() -> tuple[InMemoryBudgetRepository, list[Tool[Any]], InMemoryOp
     budget.register("Mercado", Money.of(1500, "BRL"))
     await repo.save(budget)
     log = InMemoryOperationLog()
-    return repo, [RecordSpendTool(repo, BUDGET_ID, log), BudgetTool(repo, BUDGET_ID)], log
+    return repo, [RecordSpendTool(repo, BUDGET_ID, log), BudgetStatusTool(repo, BUDGET_ID)], log
 
 
 async def june(repo: InMemoryBudgetRepository) -> Money:

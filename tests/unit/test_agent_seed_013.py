@@ -12,13 +12,14 @@ from decimal import Decimal
 from typing import Any
 
 from domain.agent.chat import AgentChat
-from domain.agent.receipts import ToolReceipt
-from domain.agent.tools import ContributeToGoalTool, RecordSpendTool
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household, Member
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
+from domain.operations.receipts import ToolReceipt
+from domain.tools.budget import RecordSpendTool
+from domain.tools.goals import ContributeToGoalTool
 from tests.fakes.scripted_model import ScriptedModel, call, say
 
 BUDGET_ID = "budget-casa"

@@ -10,11 +10,11 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from domain.agent.chat import AgentChat
-from domain.agent.receipts import ToolReceipt
-from domain.agent.tools import CreateGoalTool
 from domain.household import Household
 from domain.in_memory import InMemoryGoalRepository
 from domain.money import Money
+from domain.operations.receipts import ToolReceipt
+from domain.tools.goals import CreateGoalTool
 from tests.fakes.scripted_model import ScriptedModel, call, say
 
 HONEYMOON_ARGS: dict[str, Any] = {

@@ -12,7 +12,7 @@ from telegram.ext import CommandHandler
 from bot import command_registry
 from bot.application import build_application
 from bot.command_registry import COMMANDS
-from bot.parsing import CommandUsageError
+from bot.commands.parsing import CommandUsageError
 from infra.settings import Settings
 
 EVERY_NAME = {name for command in COMMANDS for name in command.names}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import rendering
+from bot.texts import messages
 from bot.command_registry import COMMANDS
 from bot.console import Console, enable_line_editing, person_id, quiet_logging
 from bot.service import HouseholdService
@@ -82,7 +82,7 @@ async def test_a_first_command_in_a_new_console_says_to_start_and_names_nobody_a
 
     await console.handle("/despesa Aluguel 2.500")
 
-    assert printed[-1] == rendering.not_started_text() and "/start" in printed[-1]
+    assert printed[-1] == messages.not_started_text() and "/start" in printed[-1]
     assert console.speaker is not None and console.speaker.first_name == "Eu"
 
 

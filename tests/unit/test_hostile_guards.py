@@ -10,14 +10,14 @@ import pytest
 from telegram import Update
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from bot import rendering
-from bot.delivery import SEND_ATTEMPTS, retry_delay, with_retries
-from bot.gate import has_nul, ignored
+from bot.texts import messages
+from bot.telegram.retries import SEND_ATTEMPTS, retry_delay, with_retries
+from bot.telegram.gate import has_nul, ignored
 from bot.service import MAX_MODEL_TEXT, HouseholdService, Reply, Speaker
 from domain.agent.chat import MAX_TOOL_CALLS_PER_ANSWER, TOO_MANY_CALLS_REPLY, AgentChat
-from domain.agent.tools import BudgetTool
 from domain.budget import Budget
 from domain.in_memory import InMemoryBudgetRepository
+from domain.tools.budget import BudgetStatusTool
 from tests.fakes.scripted_model import ScriptedModel, call, calls, say
 from tests.fakes.storage import InMemoryStorage
 
@@ -30,7 +30,7 @@ async def test_an_answer_with_50_tool_calls_runs_only_10_and_asks_the_model_noth
     await repo.save(Budget.create("BRL", id="b1"))
     model = ScriptedModel(calls(*[call("budgetStatus", {"period": "2026-06"}) for _ in range(50)]),
                           say("nunca pedido"))
-    chat = AgentChat.create(model, [BudgetTool.create(budget_repo=repo, budget_id="b1")])
+    chat = AgentChat.create(model, [BudgetStatusTool.create(budget_repo=repo, budget_id="b1")])
 
     reply = await chat.send("mostra tudo 50 vezes", sender="Ana")
 
@@ -52,8 +52,8 @@ async def test_a_text_over_the_models_limit_is_answered_in_portuguese_and_never_
 
     outcomes = await service.talk(CHAT, ANA, "x" * (MAX_MODEL_TEXT + 1))
 
-    assert outcomes == [Reply(rendering.text_too_long_text(MAX_MODEL_TEXT))]
-    assert "4.000 caracteres" in rendering.text_too_long_text(MAX_MODEL_TEXT)
+    assert outcomes == [Reply(messages.text_too_long_text(MAX_MODEL_TEXT))]
+    assert "4.000 caracteres" in messages.text_too_long_text(MAX_MODEL_TEXT)
     assert model.requests == []
 
 

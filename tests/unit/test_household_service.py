@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
-from bot import rendering
+from bot.texts import guide
+
+from bot.texts import messages
 from bot.service import (
     CANCEL,
     CONFIRM,
@@ -30,11 +32,11 @@ from bot.service import (
     callback_data,
 )
 from domain.agent.model import FailureKind
-from domain.agent.operations import InMemoryOperationLog, Operation, OperationStatus
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
+from domain.operations.log import InMemoryOperationLog, Operation, OperationStatus
 from tests.fakes.posting import PostingService
 from tests.fakes.scripted_model import ScriptedModel, call, calls, fail, say
 from tests.fakes.storage import InMemoryStorage
@@ -259,7 +261,7 @@ async def test_the_requesters_own_confirmation_is_refused_and_writes_nothing(
 
     result = await service.press(CHAT, STRANGER.user_id, ok(preview))
 
-    assert result.alert and result.answer == rendering.own_join_alert()
+    assert result.alert and result.answer == messages.own_join_alert()
     assert saves(storage) == writes
     assert await service.member(CHAT, STRANGER.user_id) is None
 
@@ -286,7 +288,7 @@ async def test_sair_takes_the_member_out_and_they_can_no_longer_confirm(
     refused = await service.press(CHAT, BRUNO.user_id, ok(preview))
 
     assert "Bruno saiu da casa" in text
-    assert refused.alert and refused.answer == rendering.not_a_member_alert()
+    assert refused.alert and refused.answer == messages.not_a_member_alert()
     assert [m.name for m in (await household(storage)).members] == ["Ana"]
     assert (await budget(storage)).find_by_name("Mercado").actual_for(JUNE).amount == 0
 
@@ -316,14 +318,14 @@ async def test_apagar_confirmed_by_a_member_deletes_the_household(
     assert not result.alert
     assert await storage.directory.household_of_chat(CHAT) is None
     assert storage.households._items == {} and storage.budgets._items == {}
-    assert only_reply(await service.command(CHAT, ANA, "gasto", "1 mercado")) == rendering.not_started_text()
+    assert only_reply(await service.command(CHAT, ANA, "gasto", "1 mercado")) == messages.not_started_text()
 
 
 async def test_apagar_from_a_stranger_proposes_nothing(
         service: HouseholdService, storage: InMemoryStorage) -> None:
     await with_mercado(service)
 
-    assert only_reply(await service.erase(CHAT, STRANGER)) == rendering.join_hint_text()
+    assert only_reply(await service.erase(CHAT, STRANGER)) == messages.join_hint_text()
     assert await storage.directory.household_of_chat(CHAT) is not None
 
 
@@ -337,7 +339,7 @@ async def test_a_migrated_group_keeps_its_household_and_its_pending_previews(
 
     assert not (await service.press(OTHER_CHAT, BRUNO.user_id, ok(preview))).alert
     assert (await budget(storage, OTHER_CHAT)).find_by_name("Mercado").actual_for(JUNE).amount == Decimal("37.90")
-    assert only_reply(await service.command(CHAT, ANA, "gasto", "1 mercado")) == rendering.not_started_text()
+    assert only_reply(await service.command(CHAT, ANA, "gasto", "1 mercado")) == messages.not_started_text()
 
 
 async def test_entrar_with_a_name_uses_that_name(service: HouseholdService, storage: InMemoryStorage) -> None:
@@ -378,7 +380,7 @@ async def test_a_duplicate_name_is_refused_with_a_portuguese_message(
 async def test_entrar_before_start_asks_for_start(service: HouseholdService, storage: InMemoryStorage) -> None:
     text = only_reply(await service.join(CHAT, ANA, None))
 
-    assert text == rendering.not_started_text()
+    assert text == messages.not_started_text()
     assert await storage.directory.household_of_chat(CHAT) is None
 
 
@@ -407,7 +409,7 @@ async def test_confirmar_writes_the_spend_exactly_once(
 
     result = await service.press(CHAT, ANA.user_id, ok(preview))
 
-    assert (result.answer, result.alert) == (rendering.confirmed_answer(), False)
+    assert (result.answer, result.alert) == (messages.confirmed_answer(), False)
     assert await actual(storage, "Mercado") == Decimal("37.90")
     assert saves(storage) == writes + 1
     operation = await stored_operation(storage, preview.operation_id)
@@ -449,8 +451,8 @@ async def test_ten_concurrent_presses_write_once(service: HouseholdService, stor
 
     results = await asyncio.gather(*(service.press(CHAT, p.user_id, ok(preview)) for p in pressers))
 
-    assert [r.answer for r in results].count(rendering.confirmed_answer()) == 1
-    assert all("já" in r.answer for r in results if r.answer != rendering.confirmed_answer())
+    assert [r.answer for r in results].count(messages.confirmed_answer()) == 1
+    assert all("já" in r.answer for r in results if r.answer != messages.confirmed_answer())
     assert saves(storage) == writes + 1
     assert await actual(storage, "Mercado") == Decimal("37.90")
 
@@ -463,7 +465,7 @@ async def test_cancelar_then_confirmar_writes_nothing_and_the_confirm_is_refused
     cancelled = await service.press(CHAT, ANA.user_id, no(preview))
     late = await service.press(CHAT, BRUNO.user_id, ok(preview))
 
-    assert cancelled.answer == rendering.cancelled_answer() and not cancelled.alert
+    assert cancelled.answer == messages.cancelled_answer() and not cancelled.alert
     assert late.alert
     assert "cancelada" in late.answer
     assert "operationId" not in late.answer and preview.operation_id not in late.answer
@@ -643,7 +645,7 @@ async def test_a_non_members_press_gets_an_alert_and_writes_nothing(
     for data in (ok(preview), no(preview)):
         result = await service.press(CHAT, STRANGER.user_id, data)
         assert result.alert and result.edit is None
-        assert result.answer == rendering.not_a_member_alert()
+        assert result.answer == messages.not_a_member_alert()
 
     assert saves(storage) == writes
     assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.PENDING
@@ -667,7 +669,7 @@ async def test_forged_or_malformed_callback_data_gets_an_alert_and_writes_nothin
     result = await service.press(CHAT, ANA.user_id, data)
 
     assert result.alert and result.edit is None
-    assert result.answer == rendering.unknown_operation_alert()
+    assert result.answer == messages.unknown_operation_alert()
     assert saves(storage) == writes
     assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.PENDING
 
@@ -681,12 +683,12 @@ async def test_another_chats_key_gets_an_alert_and_writes_nothing(
     for data in (ok(preview), no(preview)):
         result = await service.press(OTHER_CHAT, CARLA.user_id, data)
         assert result.alert and result.edit is None
-        assert result.answer == rendering.unknown_operation_alert()
+        assert result.answer == messages.unknown_operation_alert()
 
     assert saves(storage) == writes
     assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.PENDING
     # still Ana's to confirm in her own chat
-    assert (await service.press(CHAT, ANA.user_id, ok(preview))).answer == rendering.confirmed_answer()
+    assert (await service.press(CHAT, ANA.user_id, ok(preview))).answer == messages.confirmed_answer()
 
 
 async def test_a_member_of_another_household_cannot_press_here(
@@ -697,7 +699,7 @@ async def test_a_member_of_another_household_cannot_press_here(
 
     result = await service.press(CHAT, CARLA.user_id, ok(preview))
 
-    assert result.alert and result.answer == rendering.not_a_member_alert()
+    assert result.alert and result.answer == messages.not_a_member_alert()
     assert saves(storage) == writes
 
 
@@ -733,7 +735,7 @@ async def test_a_preview_just_inside_the_ttl_still_confirms(
 
     result = await service.press(CHAT, ANA.user_id, ok(preview))
 
-    assert result.answer == rendering.confirmed_answer()
+    assert result.answer == messages.confirmed_answer()
     assert await actual(storage, "Mercado") == Decimal("37.90")
 
 
@@ -845,7 +847,7 @@ async def test_a_model_that_reads_and_then_says_nothing_still_leaves_the_member_
 
     outcomes = await service.talk(CHAT, ANA, "quanto gastamos?")
 
-    assert [o.text for o in outcomes if isinstance(o, Reply)] == [rendering.silent_model_text()]
+    assert [o.text for o in outcomes if isinstance(o, Reply)] == [messages.silent_model_text()]
     assert len(model.requests) == 2
 
 
@@ -858,7 +860,7 @@ async def test_a_refused_write_followed_by_silence_still_leaves_the_member_an_an
 
     outcomes = await service.talk(CHAT, ANA, "gastei 10 na padaria")
 
-    assert [o.text for o in outcomes if isinstance(o, Reply)] == [rendering.silent_model_text()]
+    assert [o.text for o in outcomes if isinstance(o, Reply)] == [messages.silent_model_text()]
     assert saves(storage) == writes
 
 
@@ -961,7 +963,7 @@ async def test_a_preview_made_by_the_model_is_confirmed_by_its_button(
 
     result = await service.press(CHAT, BRUNO.user_id, ok(preview))
 
-    assert result.answer == rendering.confirmed_answer()
+    assert result.answer == messages.confirmed_answer()
     assert await actual(storage, "Mercado") == Decimal("37.90")
     assert model.remaining == 0  # a press never asks the model
 
@@ -992,10 +994,10 @@ async def test_a_non_members_text_gets_one_join_hint_per_half_hour(
     clock.advance(timedelta(minutes=2))
     third = await service.talk(CHAT, STRANGER, "oi?")
 
-    assert first == [Reply(rendering.join_hint_text())]
-    assert "/entrar" in rendering.join_hint_text()
+    assert first == [Reply(messages.join_hint_text())]
+    assert "/entrar" in messages.join_hint_text()
     assert second == []
-    assert third == [Reply(rendering.join_hint_text())]
+    assert third == [Reply(messages.join_hint_text())]
     assert model.requests == []
 
 
@@ -1014,7 +1016,7 @@ async def test_without_a_model_free_text_gets_a_short_note_pointing_to_the_comma
 
     text = only_reply(await service.talk(CHAT, ANA, "gastei 50 no mercado"))
 
-    assert text == rendering.no_model_text()
+    assert text == guide.no_model_text()
     for command in ("/gasto", "/resumo", "/ajuda"):
         assert command in text
     assert "esta mensagem" not in text and len(text.splitlines()) <= 3

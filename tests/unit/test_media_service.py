@@ -1,4 +1,4 @@
-"""Voice notes, photos and statement files through MediaService (bot/media_service.py), in memory:
+"""Voice notes, photos and statement files through MediaService (bot/app/media.py), in memory:
 what reaches the model, what the members read, and what is written only after a confirmation."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot import rendering
-from bot.media_service import Incoming, MediaService
+from bot.texts import messages
+from bot.app.media import Incoming, MediaService
 from bot.service import CONFIRM, Preview, Reply, Speaker, callback_data
 from domain.agent.chat import AgentChat
 from domain.agent.model import FailureKind, ModelFailure
@@ -125,7 +125,7 @@ async def test_audio_over_five_minutes_or_20_mb_is_refused_before_any_download(s
     downloads = Downloads(b"x")
     long = await media.voice(CHAT, ANA, downloads.incoming("voice.ogg"), duration=301)
     big = await media.voice(CHAT, ANA, downloads.incoming("a.mp3", size=20 * 1024 * 1024 + 1), duration=10)
-    assert long == big == [Reply(rendering.audio_too_long_text(5, 20))]
+    assert long == big == [Reply(messages.audio_too_long_text(5, 20))]
     assert downloads.count == 0
 
 
@@ -133,7 +133,7 @@ async def test_a_failed_transcription_is_a_pt_br_reply_and_nothing_is_proposed(s
     model = ScriptedModel()
     media = await household(storage, model, FakeTranscriber(failure=ModelFailure(FailureKind.TIMEOUT)))
     outcomes = await media.voice(CHAT, ANA, Downloads(b"x").incoming("voice.ogg"), duration=3)
-    assert outcomes == [Reply(rendering.transcription_failed_text())]
+    assert outcomes == [Reply(messages.transcription_failed_text())]
     assert model.requests == []
 
 
@@ -141,7 +141,7 @@ async def test_a_silent_voice_note_is_answered_without_the_model(storage: InMemo
     model = ScriptedModel()
     media = await household(storage, model, FakeTranscriber("  "))
     assert await media.voice(CHAT, ANA, Downloads(b"x").incoming("voice.ogg"), 2) == [
-        Reply(rendering.empty_transcript_text())]
+        Reply(messages.empty_transcript_text())]
 
 
 async def test_a_voice_note_from_a_stranger_is_neither_downloaded_nor_transcribed(storage: InMemoryStorage) -> None:
@@ -183,7 +183,7 @@ async def test_a_model_without_vision_gets_a_clear_reply_and_no_download(storage
     media = await household(storage, TextOnly())
     downloads = Downloads(jpeg(10, 10))
     [reply] = await media.photo(CHAT, ANA, downloads.incoming("photo.jpg"), None)
-    assert reply == Reply(rendering.no_vision_text("openai/gpt-3.5-turbo"))
+    assert reply == Reply(messages.no_vision_text("openai/gpt-3.5-turbo"))
     assert downloads.count == 0
 
 
@@ -191,7 +191,7 @@ async def test_something_that_is_not_an_image_is_answered_without_the_model(stor
     model = ScriptedModel()
     media = await household(storage, model)
     assert await media.photo(CHAT, ANA, Downloads(b"not an image").incoming("photo.jpg"), None) == [
-        Reply(rendering.unreadable_image_text())]
+        Reply(messages.unreadable_image_text())]
     assert model.requests == []
 
 
@@ -215,7 +215,7 @@ async def test_a_statement_is_one_preview_confirmed_by_a_press_and_the_same_file
     assert await actual(storage, "Padaria") == Money.of("25.00", "BRL")
     await posted(media, preview)
     again = await media.household.press(CHAT, ANA.user_id, callback_data(CONFIRM, preview.key))
-    assert again.alert is False and again.answer == rendering.already_confirmed_alert()
+    assert again.alert is False and again.answer == messages.already_confirmed_alert()
     [reply] = await media.statement(CHAT, ANA, Downloads(data).incoming("itau_june.ofx"), "doc-11")
     assert isinstance(reply, Reply) and "Nada novo" in reply.text and "Já importados antes: 4" in reply.text
     assert await actual(storage, "Farmácia") == Money.of("240.50", "BRL")

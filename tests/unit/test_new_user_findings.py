@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from bot.commands import resumo_period
-from bot.parsing import CommandUsageError, parse_ajuste, parse_gasto, parse_meta
+from bot.commands.parsing import CommandUsageError, parse_ajuste, parse_gasto, parse_meta
 from bot.service import CONFIRM, HouseholdService, Outcome, Preview, Reply, Speaker, callback_data
 from domain.budget import Budget
 from domain.errors import DuplicateName, UnknownExpense, UnknownGoal

@@ -17,17 +17,6 @@ from typing import Any
 import pytest
 
 from domain.agent.chat import AgentChat
-from domain.agent.operations import InMemoryOperationLog, OperationStatus
-from domain.agent.receipts import ToolReceipt
-from domain.agent.tools import (
-    AdjustExpenseTool,
-    ContributeToGoalTool,
-    CreateGoalTool,
-    RecordSpendTool,
-    RegisterExpenseTool,
-    SetIncomeTool,
-    WriteTool,
-)
 from domain.budget import Budget
 from domain.errors import (
     AmbiguousName,
@@ -45,6 +34,11 @@ from domain.goals import Goal
 from domain.household import Household
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
+from domain.operations.log import InMemoryOperationLog, OperationStatus
+from domain.operations.receipts import ToolReceipt
+from domain.tools.base import WriteTool
+from domain.tools.budget import AdjustExpenseTool, RecordSpendTool, RegisterExpenseTool, SetIncomeTool
+from domain.tools.goals import ContributeToGoalTool, CreateGoalTool
 from tests.fakes.scripted_model import ScriptedModel, call, calls, say
 
 BUDGET_ID = "b1"

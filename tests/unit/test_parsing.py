@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot import command_registry, commands
-from bot.parsing import (
+from bot.commands.parsing import (
     AdjustCommand,
     AmountError,
     CommandUsageError,

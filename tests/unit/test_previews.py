@@ -10,39 +10,31 @@ from typing import Any
 
 import pytest
 
-from bot import rendering
-from bot.membership import EraseHouseholdTool, JoinHouseholdTool
-from domain.agent.operations import InMemoryOperationLog
-from domain.agent.previews import (
-    AdjustmentPreview,
-    ArchivePreview,
-    AsideLine,
-    ContributionPreview,
-    ErasePreview,
-    ExpensePreview,
-    GoalPreview,
-    ImportGroup,
-    ImportPreview,
-    IncomePreview,
-    JoinPreview,
-    Preview,
-    RenamePreview,
-    SpendPreview,
-    UndoPreview,
-    UnreadablePreview,
-    preview_from_json,
-    preview_json,
-)
-from domain.agent.toolbox import household_tools
-from domain.agent.tools import CreateGoalTool, RecordSpendTool
-from domain.agent.tools.base import compact_json
-from domain.agent.tools.registry import TOOLS, read_preview, registered, write_tools
+from bot.texts import previews
+from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool
 from domain.budget import Budget
 from domain.household import Household
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.ledger import InMemoryLedger
 from domain.money import Money, Period
+from domain.operations.log import InMemoryOperationLog
+from domain.operations.previews import Preview, UnreadablePreview, preview_from_json, preview_json
 from domain.statements import InMemoryStatementImports
+from domain.tools.base import compact_json
+from domain.tools.budget import (
+    AdjustmentPreview,
+    ExpensePreview,
+    IncomePreview,
+    RecordSpendTool,
+    SpendPreview,
+)
+from domain.tools.goals import ContributionPreview, CreateGoalTool, GoalPreview
+from domain.tools.housekeeping import ArchivePreview, RenamePreview
+from domain.tools.membership import ErasePreview, JoinPreview
+from domain.tools.registry import TOOLS, read_preview, registered, write_tools
+from domain.tools.statements import AsideLine, ImportGroup, ImportPreview
+from domain.tools.toolbox import household_tools
+from domain.tools.undo import UndoPreview
 
 
 def brl(amount: str) -> Money:
@@ -237,14 +229,14 @@ async def test_a_tools_receipt_carries_its_typed_previews_json() -> None:
 @pytest.mark.parametrize("entry", write_tools(), ids=lambda e: e.name)
 def test_every_registered_write_tool_has_its_pt_br_text(entry: Any) -> None:
     typed, stored = SAMPLES[entry.name]
-    title, facts, summary = (rendering.preview_title(typed), rendering.preview_facts(typed),
+    title, facts, summary = (rendering.preview_title(typed), previews.preview_facts(typed),
                              rendering.preview_summary(typed))
     assert title and facts and summary
     for text in (title, *facts, summary):
         for leaked in ("{", "}", "Decimal", "amount", "currency", "None", "Preview", "'"):
             assert leaked not in text, f"{leaked!r} leaked into {entry.name}: {text}"
-    assert rendering.preview_text(entry.name, stored) == rendering.preview_text(entry.name, typed)
-    assert rendering.preview_text(entry.name, typed).splitlines()[0] == title
+    assert previews.preview_text(entry.name, stored) == previews.preview_text(entry.name, typed)
+    assert previews.preview_text(entry.name, typed).splitlines()[0] == title
 
 
 def test_a_preview_type_without_text_is_a_programming_error() -> None:

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from domain.agent.tools import BudgetTool, FeasibilityTool, GoalTool
 from domain.budget import Budget
 from domain.errors import AmbiguousName, InvalidArgument, InvalidPeriod, UnknownGoal
 from domain.goals import Goal
@@ -16,6 +15,8 @@ from domain.household import Household, Member
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from domain.rates import FixedRates
+from domain.tools.budget import BudgetStatusTool
+from domain.tools.goals import FeasibilityTool, GoalStatusTool
 
 BUDGET_ID = "b1"
 HOUSEHOLD_ID = "h1"
@@ -64,7 +65,7 @@ async def test_budget_status_reports_each_expense_expected_and_actual_with_total
     repo = await house_budget()
     saves_before = repo.saves
 
-    status = await BudgetTool.create(budget_repo=repo, budget_id=BUDGET_ID).budget_status(period="2026-06")
+    status = await BudgetStatusTool.create(budget_repo=repo, budget_id=BUDGET_ID).budget_status(period="2026-06")
 
     assert status == {
         "period": "2026-06",
@@ -80,7 +81,7 @@ async def test_budget_status_reports_each_expense_expected_and_actual_with_total
 
 async def test_budget_status_of_a_month_without_spending_shows_zero_actuals() -> None:
     repo = await house_budget(income=None)
-    tool = BudgetTool.create(budget_repo=repo, budget_id=BUDGET_ID)
+    tool = BudgetStatusTool.create(budget_repo=repo, budget_id=BUDGET_ID)
 
     status = await tool.invoke({"period": "2026-07"})
 
@@ -94,7 +95,7 @@ async def test_budget_status_refuses_month_13() -> None:
     repo = await house_budget()
 
     with pytest.raises(InvalidPeriod, match="13"):
-        await BudgetTool.create(budget_repo=repo, budget_id=BUDGET_ID).budget_status(period="2026-13")
+        await BudgetStatusTool.create(budget_repo=repo, budget_id=BUDGET_ID).budget_status(period="2026-13")
 
 
 # --- goalStatus -----------------------------------------------------------------------------------
@@ -114,7 +115,7 @@ async def amsterdam(goals: InMemoryGoalRepository, *contributions: tuple[Money, 
 async def test_goal_status_reports_savings_by_currency_required_monthly_and_on_track() -> None:
     goals = InMemoryGoalRepository()
     await amsterdam(goals, (eur(1000), date(2026, 6, 5)), (brl(600), date(2026, 6, 10)))
-    tool = GoalTool.create(goal_repo=goals, household_id=HOUSEHOLD_ID, rates=SIX_REAIS_A_EURO)
+    tool = GoalStatusTool.create(goal_repo=goals, household_id=HOUSEHOLD_ID, rates=SIX_REAIS_A_EURO)
 
     status = await tool.goal_status(name="amsterdam", today="2026-06-15")
 
@@ -133,7 +134,7 @@ async def test_goal_status_reports_savings_by_currency_required_monthly_and_on_t
 async def test_goal_status_is_off_track_when_savings_lag_the_straight_line() -> None:
     goals = InMemoryGoalRepository()
     await amsterdam(goals, (eur(1000), date(2026, 6, 5)))
-    tool = GoalTool.create(goal_repo=goals, household_id=HOUSEHOLD_ID, now=on(date(2026, 7, 15)),
+    tool = GoalStatusTool.create(goal_repo=goals, household_id=HOUSEHOLD_ID, now=on(date(2026, 7, 15)),
                            rates=SIX_REAIS_A_EURO)
 
     status = await tool.goal_status(name="Amsterdam")
@@ -151,7 +152,7 @@ async def test_a_goal_without_deadline_has_no_required_monthly_and_no_track() ->
     reserve.contribute(ana, brl(500), date(2026, 6, 2))
     await goals.save(reserve)
 
-    status = await GoalTool.create(goal_repo=goals, household_id=HOUSEHOLD_ID).goal_status(
+    status = await GoalStatusTool.create(goal_repo=goals, household_id=HOUSEHOLD_ID).goal_status(
         name="reserva", today="2026-06-15")
 
     assert status["deadline"] is None
@@ -166,7 +167,7 @@ async def test_goal_status_names_an_unknown_goal_and_refuses_an_ambiguous_one() 
     ana, _ = members()
     await goals.save(Goal.create("Amsterdam Dezembro/2027", eur(8000), members=[ana],
                                  created_at=date(2026, 6, 1), household_id=HOUSEHOLD_ID))
-    tool = GoalTool.create(goal_repo=goals, household_id=HOUSEHOLD_ID)
+    tool = GoalStatusTool.create(goal_repo=goals, household_id=HOUSEHOLD_ID)
 
     with pytest.raises(UnknownGoal, match="Japão"):
         await tool.goal_status(name="Japão", today="2026-06-15")

@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 
 from domain.agent.chat import AgentChat
-from domain.agent.operations import InMemoryOperationLog
-from domain.agent.toolbox import household_tools
 from domain.budget import Budget
 from domain.errors import DomainError, InvalidArgument
 from domain.goals import Goal
 from domain.household import Household
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money
+from domain.operations.log import InMemoryOperationLog
 from domain.reading import read_amount, read_currency, read_date, read_period
+from domain.tools.toolbox import household_tools
 from tests.fakes.scripted_model import ScriptedModel, call
 
 TODAY = date(2026, 6, 15)

@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
-from bot import command_registry, rendering
-from bot.parsing import CommandUsageError
+from bot import command_registry
+
+from bot.texts import messages
+from bot.commands.parsing import CommandUsageError
 from bot.rendering import (
     already_cancelled_alert,
     already_confirmed_alert,
@@ -30,23 +32,17 @@ from bot.rendering import (
     superseded_text,
     unknown_operation_alert,
 )
-from domain.agent.previews import UnreadablePreview
-from domain.agent.reports import BudgetReport, ExpenseStatus, GoalReport, UnreportableGoal
-from domain.agent.tools import (
-    AdjustExpenseTool,
-    ContributeToGoalTool,
-    CreateGoalTool,
-    RecordSpendTool,
-    RegisterExpenseTool,
-    SetIncomeTool,
-)
 from domain.budget import Budget
 from domain.errors import UnknownExpense
 from domain.goals import Goal
 from domain.household import Household
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
+from domain.operations.previews import UnreadablePreview
 from domain.rates import FixedRates
+from domain.reports import BudgetReport, ExpenseStatus, GoalReport, UnreportableGoal
+from domain.tools.budget import AdjustExpenseTool, RecordSpendTool, RegisterExpenseTool, SetIncomeTool
+from domain.tools.goals import ContributeToGoalTool, CreateGoalTool
 
 
 def brl(amount: str) -> dict[str, Any]:
@@ -456,7 +452,7 @@ def test_a_command_the_bot_cannot_read_shows_the_right_form() -> None:
 
 def test_an_unexpected_error_leaks_nothing() -> None:
     text = error_text(RuntimeError("connection to postgres://secret@db failed"))
-    assert text == rendering.GENERIC_ERROR
+    assert text == messages.GENERIC_ERROR
     assert "Algo deu errado; nada foi registrado." in text
     assert "postgres" not in text
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.console import Console
-from bot.replies import decision_of
+from bot.commands.replies import decision_of
 from bot.service import HouseholdService
 from tests.fakes.storage import InMemoryStorage
 

@@ -8,16 +8,20 @@ from decimal import Decimal
 
 import pytest
 
-from bot import rendering
-from domain.agent.reports import BudgetReport, ExpenseStatus
-from domain.agent.tools import CreateGoalTool
+from bot.texts import messages
+
+from bot.texts import previews
+
+from bot.texts import reports
 from domain.budget import Budget
 from domain.errors import DuplicateName, InvalidArgument, LookAlikeName
 from domain.goals import Goal
 from domain.household import Household
 from domain.in_memory import InMemoryGoalRepository
 from domain.money import Money, Period
+from domain.reports import BudgetReport, ExpenseStatus
 from domain.text import safe_text, shorten, skeleton
+from domain.tools.goals import CreateGoalTool
 
 FAKE_GOAL = "Viagem\nValor da meta: R$ 100,00" + "\n" * 30
 
@@ -78,8 +82,8 @@ def test_a_group_title_of_128_characters_is_taken_and_shortened_for_display() ->
     household = Household.create(title, "BRL")
 
     assert household.name == title
-    welcome = rendering.welcome_text(household.name, "Ana", created=True, joined=True)
-    assert shorten(title, rendering.HOUSEHOLD_SHOWN) in welcome and title not in welcome
+    welcome = messages.welcome_text(household.name, "Ana", created=True, joined=True)
+    assert shorten(title, messages.HOUSEHOLD_SHOWN) in welcome and title not in welcome
     with pytest.raises(InvalidArgument):
         Household.create("x" * 129, "BRL")
 
@@ -105,7 +109,7 @@ async def test_a_goal_preview_shows_the_normalized_name_so_no_line_can_be_faked(
     receipt = await tool.create_goal(name=FAKE_GOAL, target={"amount": 100000, "currency": "BRL"},
                                      contributors=["Ana\u200b"],
                                      operation_id="op-1")
-    text = rendering.preview_text("createGoal", receipt.preview)
+    text = previews.preview_text("createGoal", receipt.preview)
 
     assert receipt.preview["name"] == "Viagem Valor da meta: R$ 100,00"
     assert receipt.preview["contributors"] == ["Ana"]
@@ -123,7 +127,7 @@ def test_a_months_percentages_have_a_ceiling() -> None:
     status = BudgetReport(Period(2026, 6), (ExpenseStatus("Mercado", brl("0.03"), brl("2000000000")),),
                           brl("0.03"), brl("2999999999999.97"), None)
 
-    text = rendering.budget_report_text(status)
+    text = reports.budget_report_text(status)
 
     assert "mais de 999 %" in text
     assert "6666666" not in text

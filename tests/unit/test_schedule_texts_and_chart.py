@@ -9,10 +9,10 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from bot.chart import DPI, WIDTH_IN, render_month_chart
+from bot.texts.chart import DPI, WIDTH_IN, render_month_chart
 from bot.month import ExpenseLine, GoalLine, MonthReport
-from bot.schedule_text import bill_reminder, closing_text
-from bot.sending import split_text as split_message
+from bot.texts.schedule import bill_reminder, closing_text
+from bot.telegram.sending import split_text as split_message
 from domain.money import Money, Period
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,7 +79,7 @@ def test_a_month_without_expenses_still_draws_its_goals() -> None:
 
 
 def test_a_worker_imports_no_matplotlib_until_it_draws_a_chart() -> None:
-    probe = ("import sys, bot.application, bot.webhook, bot.schedule, bot.chart; "
+    probe = ("import sys, bot.application, bot.telegram.webhook, bot.schedule, bot.texts.chart; "
              "print(any(m == 'matplotlib' or m.startswith('matplotlib.') for m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
                             check=True, env={"PYTHONPATH": str(ROOT), "LITELLM_OFFLINE_MODE": "true"})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.sending import MAX_TEXT, split_text, utf16_units
+from bot.telegram.sending import MAX_TEXT, split_text, utf16_units
 
 
 def test_a_short_text_is_one_message() -> None:

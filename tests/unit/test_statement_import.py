@@ -1,5 +1,5 @@
 """Matching statement lines to expenses and the import tool's rules (domain/statements.py,
-domain/agent/tools/statements.py): one preview, all or nothing, exactly once."""
+domain/tools/statements.py): one preview, all or nothing, exactly once."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ from typing import Any
 
 import pytest
 
-from domain.agent.operations import InMemoryOperationLog
-from domain.agent.tools.statements import ImportStatementTool
 from domain.budget import Budget
 from domain.errors import UnknownExpense
 from domain.in_memory import InMemoryBudgetRepository
 from domain.money import Money, Period
+from domain.operations.log import InMemoryOperationLog
 from domain.statements import (
     AlreadyImported,
     InMemoryStatementImports,
@@ -23,6 +22,7 @@ from domain.statements import (
     fingerprints,
     plan_import,
 )
+from domain.tools.statements import ImportStatementTool
 
 JUNE = Period(2026, 6)
 HOUSEHOLD = "h1"

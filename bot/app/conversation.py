@@ -1,0 +1,83 @@
+"""A member's free text: the agent reads it, and every change it proposes comes back as its own
+preview."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.app.chats import ChatContext, Chats, scope
+from bot.app.outcomes import Outcome, Reply, Speaker
+from bot.app.ports import Storage
+from bot.app.proposals import Proposals
+from bot.texts import guide, messages
+from domain.agent.chat import DEFAULT_HISTORY_TURNS, AgentChat, AgentReply
+from domain.agent.model import LanguageModel
+from domain.agent.prompt import system_prompt
+from domain.agent.working_memory import working_memory
+from domain.operations.receipts import ToolReceipt
+
+MAX_MODEL_TEXT = 4000  # characters of one message the model may be sent
+
+
+class Conversation:
+    def __init__(self, storage: Storage, chats: Chats, proposals: Proposals, *,
+                 model: LanguageModel | None) -> None:
+        self.storage = storage
+        self.chats = chats
+        self.proposals = proposals
+        self.model = model
+
+    async def talk(self, chat_id: int, speaker: Speaker, text: str, *,
+                   attachments: Sequence[dict[str, Any]] = (),
+                   model: LanguageModel | None = None) -> list[Outcome]:
+        """A member's free text goes to the agent; previews come back as their own messages.
+
+        `attachments` (a photo's image part) reach the model with this message only, and `model`
+        (a vision model) answers it instead of the usual one (bot/app/media.py)."""
+        if len(text) > MAX_MODEL_TEXT:  # never sent to the model, nor stored
+            return [Reply(messages.text_too_long_text(MAX_MODEL_TEXT))]
+        context = await self.chats.context(chat_id)
+        if context is None:
+            return []
+        member = await self.chats.member(context, speaker.user_id)
+        if member is None:
+            return await self.chats.outsider(chat_id, speaker)
+        model = model or self.model
+        if model is None:
+            return [Reply(guide.no_model_text())]
+        chat = AgentChat.create(
+            model, context.tools, failure_note=guide.without_model_note(), operations=context.operations,
+            conversations=self.storage.conversations, conversation_id=scope(chat_id),
+            history_turns=DEFAULT_HISTORY_TURNS, system_prompt=await self._prompt(context),
+        )
+        reply = await chat.send(text, sender=member.name, attachments=attachments)
+        return await self._outcomes(context, reply)
+
+    async def _prompt(self, context: ChatContext) -> str:
+        budget = await self.storage.budgets.load(context.link.budget_id, periods=())
+        goals = await self.storage.goals.list(context.link.household_id, history=False)
+        return system_prompt(working_memory(context.household, budget, goals, self.chats.today()))
+
+    async def _outcomes(self, context: ChatContext, reply: AgentReply) -> list[Outcome]:
+        outcomes: list[Outcome] = [Reply(reply.text)] if reply.text.strip() else []
+        if not outcomes and not reply.receipts:
+            # Tools ran (reads, or calls refused) and the model then said nothing: weak models
+            # do. The member must not be left without an answer.
+            return [Reply(messages.silent_model_text())]
+        latest: dict[str, ToolReceipt] = {}
+        for receipt in reply.receipts:
+            latest.pop(receipt.operation_id, None)
+            latest[receipt.operation_id] = receipt
+        for receipt in latest.values():
+            operation = await context.operations.get(receipt.operation_id)
+            if operation is None:
+                continue
+            if not receipt.confirmed:
+                outcomes.append(await self.proposals.preview(context, operation))
+            elif receipt.persisted:
+                # Confirmed by text through the model: the posted preview shows it as a press would.
+                edit = await self.proposals.final_edit(context, operation)
+                if edit is not None:
+                    outcomes.append(edit)
+        return outcomes

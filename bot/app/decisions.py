@@ -1,0 +1,164 @@
+"""A member decides a posted preview: ✅ Confirmar, ❌ Cancelar, ↩️ Desfazer, or a reply that says
+"confirma" / "cancela". The same decision from any of them writes exactly once."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from bot.app.chats import ChatContext, Chats
+from bot.app.outcomes import Decision, Edit, PressResult, Preview, Reply, Speaker
+from bot.app.proposals import Proposals
+from bot.commands.replies import decision_of
+from bot.texts import history, messages
+from domain.errors import DomainError, OperationClosed
+from domain.household import Member
+from domain.tools.confirmer import Confirmer
+from domain.operations.log import UNDO_TOOL, Operation, OperationStatus, is_key
+from domain.tools.membership import EraseHouseholdTool, ErasePreview, JoinHouseholdTool, JoinPreview
+from domain.tools.registry import read_preview
+from domain.tools.undo import UndoPreview
+
+log = logging.getLogger(__name__)
+
+# Operations that change no totals: nothing for /desfazer to take back.
+NOT_UNDONE = (JoinHouseholdTool.name, EraseHouseholdTool.name)
+
+
+class Decisions:
+    def __init__(self, chats: Chats, proposals: Proposals) -> None:
+        self.chats = chats
+        self.proposals = proposals
+
+    # -- the preview's message -------------------------------------------------------------------
+
+    async def posted(self, chat_id: int, operation_id: str, message_id: int) -> None:
+        """The preview reached the chat as `message_id`: from now on it can be confirmed."""
+        await self.chats.operations(chat_id).attach_message(operation_id, message_id)
+
+    async def not_posted(self, chat_id: int, operation_id: str) -> None:
+        """A preview that never reached the chat is closed: nobody saw it, nobody may confirm it."""
+        with contextlib.suppress(DomainError):
+            await self.chats.operations(chat_id).cancel(operation_id, cancelled_by=None)
+
+    # -- deciding ----------------------------------------------------------------------------------
+
+    async def press(self, chat_id: int, user_id: int, decision: Decision, key: str) -> PressResult:
+        """A decision on the operation `key` names. The key is hostile until it names an operation
+        of this very chat, and only a member of this chat's household may decide."""
+        if not is_key(key):
+            log.warning("refused a malformed operation key in chat %s from user %s", chat_id, user_id)
+            return PressResult(messages.unknown_operation_alert(), alert=True)
+        context = await self.chats.context(chat_id)
+        member = await self.chats.member(context, user_id) if context is not None else None
+        if context is None or member is None:
+            log.warning("refused a press by non-member %s in chat %s", user_id, chat_id)
+            if context is not None:
+                return await self._by_non_member(context, user_id, decision, key)
+            return PressResult(messages.not_a_member_alert(), alert=True)
+        operation = await context.operations.get_by_key(key)
+        if operation is None:
+            log.warning("refused unknown operation key in chat %s from user %s", chat_id, user_id)
+            return PressResult(messages.unknown_operation_alert(), alert=True)
+        if decision is Decision.CANCEL:
+            return await self._cancel(context, operation, member)
+        if decision is Decision.UNDO:
+            return await self._propose_undo(context, operation)
+        return await self._confirm(context, operation, member)
+
+    async def reply(self, chat_id: int, user_id: int, message_id: int, text: str) -> PressResult | None:
+        """A text that replies to a posted preview and says only "confirma" (or "ok", 👍, ...) or
+        "cancela" decides it exactly as the button would: the same press, no model (§8).
+        None when the text is no such decision or the message is no preview."""
+        said = decision_of(text)
+        if said is None:
+            return None
+        operation = await self.chats.operations(chat_id).get_by_message(message_id)
+        if operation is None:
+            return None
+        decision = Decision.CONFIRM if said == "confirm" else Decision.CANCEL
+        return await self.press(chat_id, user_id, decision, operation.key)
+
+    async def _by_non_member(self, context: ChatContext, user_id: int, decision: Decision,
+                             key: str) -> PressResult:
+        """Someone who asked to join may withdraw their own request, never confirm it."""
+        operation = await context.operations.get_by_key(key)
+        requester = operation is not None and operation.tool == JoinHouseholdTool.name and \
+            operation.arguments.get("user_id") == user_id
+        if not requester or operation is None:
+            return PressResult(messages.not_a_member_alert(), alert=True)
+        if decision is Decision.CANCEL:
+            joining = read_preview(operation.tool, operation.preview)
+            assert isinstance(joining, JoinPreview)
+            return await self._cancel(context, operation, Member(id="", name=joining.name))
+        return PressResult(messages.own_join_alert(), alert=True)
+
+    async def _confirm(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
+        confirmer = Confirmer(context.tools, context.operations)
+        try:
+            receipt = await confirmer.confirm(operation.operation_id, by=member.name)
+        except OperationClosed as closed:
+            # The domain's message speaks to the model (operation ids, "operationId"); a person
+            # pressing a button gets the alert written for them.
+            current = await context.operations.get(operation.operation_id) or operation
+            edit = await self.proposals.final_edit(context, current)
+            alert = (messages.expired_alert() if closed.status == OperationStatus.EXPIRED
+                     else messages.already_cancelled_alert())
+            return PressResult(alert, alert=True, edit=edit)
+        except DomainError as error:
+            return PressResult(messages.error_text(error)[:200], alert=True)
+        if operation.tool == EraseHouseholdTool.name and receipt.persisted:
+            erasing = read_preview(operation.tool, operation.preview)
+            assert isinstance(erasing, ErasePreview)
+            erased = messages.erased_text(erasing.household, member.name)
+            edit = Edit(operation.message_id, erased) if operation.message_id is not None else None
+            return PressResult(messages.confirmed_answer(), edit=edit)
+        current = await context.operations.get(operation.operation_id) or operation
+        edit = await self.proposals.final_edit(context, current)
+        undone = None
+        if receipt.persisted and current.tool == UNDO_TOOL:  # the undone message loses its button
+            undoing = read_preview(current.tool, current.preview)
+            assert isinstance(undoing, UndoPreview)
+            target = await context.operations.get(undoing.operation)
+            undone = await self.proposals.final_edit(context, target) if target is not None else None
+        answer = messages.confirmed_answer() if receipt.persisted else messages.already_confirmed_alert()
+        return PressResult(answer, edit=edit, undone=undone)
+
+    async def _cancel(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
+        current = await context.operations.cancel(operation.operation_id, cancelled_by=member.name)
+        edit = await self.proposals.final_edit(context, current)
+        if current.status is OperationStatus.CONFIRMED:
+            return PressResult(messages.already_confirmed_alert(), alert=True, edit=edit)
+        return PressResult(messages.cancelled_answer(), edit=edit)
+
+    # -- undo ----------------------------------------------------------------------------------------
+
+    async def undo_last(self, chat_id: int, speaker: Speaker, *, operation_id: str) -> list[Preview | Reply]:
+        """/desfazer: proposes undoing the household's last confirmed operation not yet undone."""
+        found = await self.chats.for_member(chat_id, speaker)
+        if isinstance(found, Reply):
+            return [found]
+        context, _ = found
+        latest = await context.operations.last_undoable(besides=NOT_UNDONE)
+        if latest is None:
+            return [Reply(history.nothing_to_undo_text())]
+        outcome = await self._undo_preview(context, latest, operation_id)
+        return [outcome] if outcome is not None else []
+
+    async def _propose_undo(self, context: ChatContext, operation: Operation) -> PressResult:
+        """↩️ Desfazer on a confirmed message: an undo preview, once per confirmed operation
+        (a second press, or a redelivered one, finds the same undo operation)."""
+        if operation.status is not OperationStatus.CONFIRMED or operation.tool == UNDO_TOOL:
+            return PressResult(messages.unknown_operation_alert(), alert=True)
+        if operation.undone_by is not None:
+            return PressResult(history.already_undone_alert(), alert=True)
+        outcome = await self._undo_preview(context, operation, f"undo-{operation.key}")
+        if isinstance(outcome, Preview):
+            return PressResult(history.undo_proposed_answer(), post=outcome)
+        if isinstance(outcome, Reply):
+            return PressResult(outcome.text[:190], alert=True)
+        return PressResult(history.undo_already_proposed_alert(), alert=True)
+
+    async def _undo_preview(self, context: ChatContext, target: Operation,
+                            operation_id: str) -> Preview | Reply | None:
+        return await self.proposals.propose(context, UNDO_TOOL, {"target": target.operation_id}, operation_id)

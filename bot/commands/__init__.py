@@ -1,0 +1,1 @@
+"""The commands people type: the catalog (plain data) and the readers of their arguments."""

@@ -1,0 +1,1 @@
+"""The console adapter: `household-bot console`, the same chat in a terminal."""

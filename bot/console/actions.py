@@ -1,0 +1,114 @@
+"""What each command does in `household-bot console`: the same use cases as its Telegram handler,
+written to the terminal. Wired to the command catalog here, by name."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import Final, Protocol
+
+from bot.app.outcomes import Outcome, Speaker
+from bot.app.proposals import minted
+from bot.app.service import HouseholdService
+from bot.commands.parsing import CommandUsageError, resumo_period
+from bot.texts import guide, history, messages
+
+
+class Console(Protocol):
+    """What an action needs of the terminal (bot/console/console.py)."""
+
+    service: HouseholdService
+    folder: Path
+
+    def write(self, text: str) -> None: ...
+
+    async def show(self, outcomes: list[Outcome]) -> None: ...
+
+    def speaking(self) -> Speaker: ...
+
+
+Action = Callable[[Console, str, str], Awaitable[None]]  # (console, command, rest)
+
+CONSOLE_CHAT_ID = 1
+CONSOLE_HOUSEHOLD = "Casa no terminal"
+TELEGRAM_ONLY = "/{command} só funciona no Telegram: {why}."
+
+
+async def start(console: Console, command: str, rest: str) -> None:
+    await console.show(await console.service.start(CONSOLE_CHAT_ID, CONSOLE_HOUSEHOLD, console.speaking()))
+
+
+async def join(console: Console, command: str, rest: str) -> None:
+    await console.show(await console.service.join(CONSOLE_CHAT_ID, console.speaking(), rest or None))
+
+
+async def leave(console: Console, command: str, rest: str) -> None:
+    console.write(await console.service.leave(CONSOLE_CHAT_ID, console.speaking().user_id))
+
+
+async def erase(console: Console, command: str, rest: str) -> None:
+    await console.show(await console.service.erase(CONSOLE_CHAT_ID, console.speaking()))
+
+
+async def propose(console: Console, command: str, rest: str) -> None:
+    """A write command's preview (/gasto, /despesa, …)."""
+    await console.show(await console.service.command(CONSOLE_CHAT_ID, console.speaking(), command, rest))
+
+
+async def summary(console: Console, command: str, rest: str) -> None:
+    service = console.service
+    console.write(await service.summary(CONSOLE_CHAT_ID, resumo_period(rest, service.today())))
+
+
+async def goals(console: Console, command: str, rest: str) -> None:
+    console.write(await console.service.goals(CONSOLE_CHAT_ID))
+
+
+async def statement(console: Console, command: str, rest: str) -> None:
+    try:
+        period = resumo_period(rest)
+    except CommandUsageError as usage:
+        console.write(history.usage_text(command, str(usage)))
+        return
+    console.write(await console.service.statement(CONSOLE_CHAT_ID, period))
+
+
+async def undo_last(console: Console, command: str, rest: str) -> None:
+    await console.show(await console.service.undo_last(CONSOLE_CHAT_ID, console.speaking(),
+                                                       operation_id=minted()))
+
+
+async def export(console: Console, command: str, rest: str) -> None:
+    """The CSV goes to a file in the console's folder; the terminal shows where."""
+    try:
+        period = resumo_period(rest)
+    except CommandUsageError as usage:
+        console.write(history.usage_text(command, str(usage)))
+        return
+    path = console.folder / history.export_file_name(period)
+    with path.open("wb") as out:
+        name = await console.service.export(CONSOLE_CHAT_ID, period, out)
+    if name is None:
+        path.unlink()
+        console.write(messages.not_started_text())
+        return
+    console.write(f"{history.export_caption(period)}: {path}")
+
+
+async def chart(console: Console, command: str, rest: str) -> None:
+    console.write(TELEGRAM_ONLY.format(command=command, why="o gráfico chega como foto"))
+
+
+async def reminders(console: Console, command: str, rest: str) -> None:
+    console.write(TELEGRAM_ONLY.format(command=command, why="os avisos chegam no grupo"))
+
+
+async def help_command(console: Console, command: str, rest: str) -> None:
+    console.write(guide.help_text())
+
+
+ACTIONS: Final[Mapping[str, Action]] = {
+    "start": start, "resumo": summary, "metas": goals, "grafico": chart, "lembretes": reminders,
+    "extrato": statement, "desfazer": undo_last, "exportar": export, "entrar": join, "sair": leave,
+    "apagar": erase, "ajuda": help_command,
+}

@@ -1,0 +1,80 @@
+"""Delivering what a use case returns: replies, previews with their buttons, and edits.
+
+Each goes out on its own (bot/telegram/sending.py): a reply Telegram refuses never keeps a preview
+from being posted, and a preview that cannot be posted is closed and the chat told, so a preview
+nobody saw can never be confirmed. Nothing goes to a group the bot was removed from.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import ContextTypes
+
+from bot.app.outcomes import Edit, Outcome, Preview, Reply
+from bot.telegram.keyboards import preview_keyboard, undo_keyboard
+from bot.telegram.sending import may_send, send_text
+from bot.telegram.updates import service_of
+from bot.texts import messages
+
+log = logging.getLogger(__name__)
+
+
+async def deliver(context: ContextTypes.DEFAULT_TYPE, chat_id: int, outcomes: list[Outcome]) -> None:
+    """Sends replies and previews (remembering each preview's message) and applies edits."""
+    if not outcomes or not await may_send(context, chat_id):
+        return
+    for outcome in outcomes:
+        if isinstance(outcome, Reply):
+            await send_reply(context, chat_id, outcome)
+        elif isinstance(outcome, Preview):
+            await post_preview(context, chat_id, outcome)
+        elif isinstance(outcome, Edit):
+            await edit(context, chat_id, outcome)
+
+
+async def send_reply(context: ContextTypes.DEFAULT_TYPE, chat_id: int, reply: Reply) -> None:
+    """A reply Telegram refuses (too long, empty, still failing after retries) is logged and
+    dropped: it never stops what comes after it."""
+    try:
+        await send_text(context, chat_id, reply.text, checked=True)
+    except TelegramError as error:
+        log.warning("reply to chat %s not sent: %s", chat_id, error)
+        with contextlib.suppress(TelegramError):  # one try: the chat at least knows
+            await context.bot.send_message(chat_id, messages.reply_not_sent_text())
+
+
+async def post_preview(context: ContextTypes.DEFAULT_TYPE, chat_id: int, preview: Preview) -> None:
+    """Posts a preview and stores its message id, which makes it confirmable; or closes it."""
+    service = service_of(context)
+    try:
+        message = await send_text(context, chat_id, preview.text, checked=True,
+                                  reply_markup=preview_keyboard(preview.key))
+    except TelegramError as error:
+        log.warning("preview %s not posted in chat %s: %s", preview.operation_id, chat_id, error)
+        await service.preview_not_posted(chat_id, preview.operation_id)
+        with contextlib.suppress(TelegramError):
+            await context.bot.send_message(chat_id, messages.preview_not_shown_text())
+        return
+    if message is None:  # the bot is no longer in the group: nobody saw it, nobody can confirm it
+        await service.preview_not_posted(chat_id, preview.operation_id)
+        return
+    await service.preview_posted(message.chat_id, preview.operation_id, message.message_id)
+
+
+async def edit(context: ContextTypes.DEFAULT_TYPE, chat_id: int, change: Edit) -> None:
+    try:
+        markup = undo_keyboard(change.undo_key) if change.undo_key is not None else None
+        await context.bot.edit_message_text(change.text, chat_id=chat_id, message_id=change.message_id,
+                                            reply_markup=markup)
+    except BadRequest as error:
+        # A redelivered press edits to the same final text: nothing to change is fine. A message
+        # gone (deleted, or left behind by a supergroup migration) cannot show the outcome; the
+        # operation is decided all the same and the callback answer said so.
+        reason = str(error).lower()
+        if "message to edit not found" in reason:
+            log.info("could not edit message %s in chat %s: %s", change.message_id, chat_id, error)
+        elif "message is not modified" not in reason:
+            raise

@@ -1,0 +1,216 @@
+"""The bot's short answers in pt-BR: button alerts, errors, membership, media, delivery."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from bot.commands.parsing import ParseError
+from bot.texts.format import clip, done_by, month_br
+from domain.errors import DomainError
+from domain.money import Period
+from domain.text import shorten
+
+GENERIC_ERROR: Final = "⚠️ Algo deu errado; nada foi registrado. Tente de novo em instantes."
+SHOWN_ASIDE_LINES: Final = 8
+
+
+# --------------------------------------------------------------------------- button alerts
+# Telegram shows at most 200 characters in a callback query alert.
+
+
+def already_confirmed_alert() -> str:
+    return "Essa operação já foi confirmada."
+
+
+def already_cancelled_alert() -> str:
+    return "Essa operação foi cancelada e não pode mais ser confirmada."
+
+
+def expired_alert() -> str:
+    return "Essa proposta expirou. Peça de novo se ainda quiser."
+
+
+def not_a_member_alert() -> str:
+    return "Só membros da casa podem confirmar ou cancelar. Para participar, envie /entrar."
+
+
+def own_join_alert() -> str:
+    return "Quem já é membro da casa precisa confirmar a sua entrada."
+
+
+def unknown_operation_alert() -> str:
+    return "Não encontrei essa operação. Ela pode ter sido substituída por uma proposta mais nova."
+
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def error_text(error: BaseException) -> str:
+    """A domain or parse error's own pt-BR message; anything else, a generic line that leaks nothing."""
+    if isinstance(error, DomainError | ParseError) and str(error).strip():
+        return f"⚠️ {str(error).strip()}"
+    return GENERIC_ERROR
+
+
+# --------------------------------------------------------------------------- membership and answers
+
+
+HOUSEHOLD_SHOWN: Final = 48  # a group title may be 128 characters; a message shows this many
+
+
+def welcome_text(household: str, member: str, *, created: bool, joined: bool) -> str:
+    household = shorten(household, HOUSEHOLD_SHOWN)
+    if created:
+        return (
+            f"🏠 Casa “{household}” criada, e {member} já é membro.\n"
+            "Quem mais for cuidar do dinheiro da casa: mande /entrar.\n"
+            "Comece cadastrando despesas (/despesa Aluguel 2.500 dia 10) ou veja /ajuda."
+        )
+    if joined:
+        return f"👋 {member} entrou na casa “{household}”."
+    return f"A casa “{household}” já está configurada, e {member} já é membro. Veja /ajuda."
+
+
+def joined_text(member: str, *, joined: bool) -> str:
+    return f"👋 {member} entrou na casa." if joined else f"{member} já é membro da casa."
+
+
+def left_text(member: str) -> str:
+    return (f"👋 {member} saiu da casa. O histórico fica guardado; "
+            "para voltar, /entrar (um membro confirma).")
+
+
+def not_a_member_text() -> str:
+    return "Você não é membro desta casa."
+
+
+def erased_text(household: str, by: str | None) -> str:
+    return (f"🗑️ Todos os dados da casa “{household}” foram apagados{done_by(by)}.\n"
+            "Para começar de novo: /start.")
+
+
+def anonymous_admin_text() -> str:
+    return ("Você está escrevendo como administrador anônimo, e assim não sei quem é da casa. "
+            "Para usar o bot, escreva como você mesmo (desligue “Permanecer anônimo” nas "
+            "permissões de administrador deste grupo).")
+
+
+def month_out_of_range_text(month: Period, first: Period | None, last: Period) -> str:
+    if first is not None and month < first:
+        return (f"⚠️ {month_br(month)} é antigo demais para esta casa: use um mês de "
+                f"{month_br(first)} até {month_br(last)}.")
+    return (f"⚠️ {month_br(month)} está longe demais: use um mês até {month_br(last)}, "
+            "no máximo um ano à frente.")
+
+
+def silent_model_text() -> str:
+    """The model looked things up and then said nothing: the member still gets an answer."""
+    return ("🤔 Não consegui responder isso agora. Pode perguntar de outro jeito? "
+            "Os números da casa estão sempre em /resumo e /metas.")
+
+
+def not_started_text() -> str:
+    return "Esta conversa ainda não é uma casa. Mande /start para configurar."
+
+
+def join_hint_text() -> str:
+    return "Oi! Para eu entender seus pedidos, entre na casa com /entrar (ou /entrar <seu nome>)."
+
+
+def confirmed_answer() -> str:
+    return "✅ Confirmado."
+
+
+def cancelled_answer() -> str:
+    return "❌ Cancelado."
+
+
+# --------------------------------------------------------------------------- media (contract §8)
+
+TRANSCRIPT_SHOWN_CHARS: Final = 3000
+
+
+def transcript_text(transcript: str) -> str:
+    """The voice note as the bot heard it, so a misheard amount is seen before anyone confirms."""
+    shown = transcript if len(transcript) <= TRANSCRIPT_SHOWN_CHARS else transcript[:TRANSCRIPT_SHOWN_CHARS] + "…"
+    return f"🎤 {shown}"
+
+
+def audio_too_long_text(max_minutes: int, max_megabytes: int) -> str:
+    return (f"🎤 Esse áudio passa do limite ({max_minutes} minutos ou {max_megabytes} MB); "
+            "não consigo ouvi-lo. Mande um áudio mais curto ou escreva o pedido.")
+
+
+def transcription_failed_text() -> str:
+    return ("🎤 Não consegui transcrever o áudio agora. Nada foi registrado; "
+            "tente mandar de novo ou escreva o pedido.")
+
+
+def empty_transcript_text() -> str:
+    return "🎤 Não entendi nenhuma palavra nesse áudio. Nada foi registrado; pode escrever o pedido?"
+
+
+def download_failed_text() -> str:
+    return "⚠️ Não consegui baixar o arquivo do Telegram. Nada foi registrado; tente mandar de novo."
+
+
+def file_too_big_text(max_megabytes: int) -> str:
+    return f"⚠️ O arquivo passa do limite de {max_megabytes} MB que o Telegram entrega a bots. Nada foi registrado."
+
+
+def no_vision_text(model: str) -> str:
+    return (f"📷 O modelo configurado ({model}) não lê imagens. Nada foi registrado; escreva o gasto "
+            "(ex.: /gasto 37,90 mercado) ou peça a quem cuida do bot para definir VISION_MODEL.")
+
+
+def unreadable_image_text() -> str:
+    return "📷 Não consegui abrir essa imagem. Nada foi registrado; mande outra foto ou escreva o gasto."
+
+
+def statement_unreadable_text(reason: str) -> str:
+    return f"🏦 {reason}"
+
+
+def nothing_new_text(file: str, skipped: int, unmatched: Sequence[str], credits: int) -> str:
+    """A statement whose debits were all imported before, or match no expense: nothing proposed."""
+    lines = [f"🏦 Nada novo para importar em {clip(file)}."]
+    if skipped:
+        lines.append(f"Já importados antes: {skipped}.")
+    if unmatched:
+        lines.append(f"Sem despesa correspondente: {len(unmatched)} (cadastre a despesa ou um apelido "
+                     "com o nome que aparece no extrato e mande o arquivo de novo):")
+        distinct = list(dict.fromkeys(unmatched))
+        lines += [f"• {clip(text)}" for text in distinct[:SHOWN_ASIDE_LINES]]
+        if len(distinct) > SHOWN_ASIDE_LINES:
+            lines.append(f"• … e mais {len(distinct) - SHOWN_ASIDE_LINES}")
+    if credits:
+        lines.append(f"Créditos (não são gastos): {credits}.")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- delivery and hostile input
+
+
+def preview_not_shown_text() -> str:
+    """Said when a preview could not be posted: it was closed, so nobody can confirm it unseen."""
+    return ("⚠️ Não consegui mostrar a prévia do pedido aqui no grupo, então ela foi cancelada e "
+            "nada foi registrado. Peça de novo, por favor.")
+
+
+def reply_not_sent_text() -> str:
+    return ("⚠️ Não consegui enviar a resposta do assistente aqui. "
+            "Se houver algo para confirmar, a prévia vem em outra mensagem.")
+
+
+def nul_byte_text() -> str:
+    return "⚠️ A mensagem tem um caractere inválido (byte nulo); nada foi registrado. Escreva de novo sem ele."
+
+
+def text_too_long_text(limit: int) -> str:
+    count = f"{limit:,}".replace(",", ".")
+    return (f"⚠️ A mensagem é longa demais para eu ler ({count} caracteres no máximo); "
+            "nada foi registrado. Mande um pedido mais curto.")
+
+

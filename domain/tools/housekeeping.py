@@ -1,0 +1,155 @@
+"""Renaming and archiving an expense or a goal: previews like every write, history kept.
+
+An archived expense or goal leaves the prompt's working memory, /resumo and /metas, and answers
+to no name; its ledger entries stay, so /extrato and /exportar still show them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field
+
+from domain.budget import Budget, RecurringExpense
+from domain.errors import AmbiguousName, UnknownExpense, UnknownGoal, UnknownName
+from domain.goals import Goal
+from domain.household import clean_name
+from domain.operations.log import OperationLog
+from domain.operations.previews import Preview
+from domain.operations.receipts import ToolReceipt
+from domain.ports import BudgetRepository, GoalRepository
+from domain.tools.base import HouseholdBinding, Staged, WriteArgs, WriteTool
+from domain.tools.goals import check_goal_name_free, goal_matching
+
+ItemKind = Literal["expense", "goal"]
+
+
+@dataclass(frozen=True)
+class RenamePreview(Preview):
+    """renameItem: an expense's or a goal's name, before and after."""
+
+    kind: ItemKind
+    old_name: str
+    new_name: str
+
+
+@dataclass(frozen=True)
+class ArchivePreview(Preview):
+    """archiveItem: the expense or goal that leaves the prompt and /resumo (its history stays)."""
+
+    kind: ItemKind
+    name: str
+
+
+# /renomear and /arquivar propose these; the model is not offered them (`offered`): their two
+# schemas would take the fixed prompt past its 1,500-token budget (bench/prompt_size.py), and a
+# rename or an archive is rare enough to be a command.
+class _ItemTool(WriteTool[Any]):
+    """Finds an active expense or goal by name: an expense by name or alias, a goal by its name or
+    a unique part of it; a name both answer to is ambiguous."""
+
+    offered = False
+
+    def __init__(self, budget_repo: BudgetRepository, budget_id: str, goal_repo: GoalRepository,
+                 household_id: str | None, operations: OperationLog | None = None) -> None:
+        super().__init__(operations)
+        self.budget_repo = budget_repo
+        self.budget_id = budget_id
+        self.goal_repo = goal_repo
+        self.household_id = household_id
+
+    @classmethod
+    def create(cls, *, budget_repo: BudgetRepository, budget_id: str, goal_repo: GoalRepository,
+               household_id: str | None = None, operations: OperationLog | None = None) -> Any:
+        return cls(budget_repo, budget_id, goal_repo, household_id, operations)
+
+    @classmethod
+    def bound(cls, binding: HouseholdBinding) -> Any:
+        return cls(binding.budgets, binding.budget_id, binding.goals, binding.household.id,
+                   binding.operations)
+
+    async def _find(self, name: str, kind: ItemKind | None) -> tuple[Budget, RecurringExpense] | Goal:
+        budget = await self.budget_repo.load(self.budget_id, periods=())
+        expense: RecurringExpense | None = None
+        if kind in (None, "expense"):
+            try:
+                expense = budget.find_by_name(name)
+            except UnknownExpense:
+                if kind == "expense":
+                    raise
+        goal: Goal | None = None
+        if kind in (None, "goal"):
+            goals = await self.goal_repo.list(self.household_id, history=False)
+            try:
+                goal = goal_matching(goals, name)
+            except UnknownGoal:
+                if kind == "goal":
+                    raise
+        if expense is not None and goal is not None:
+            raise AmbiguousName(name, [f"a despesa {expense.name}", f"a meta {goal.name}"])
+        if expense is not None:
+            return budget, expense
+        if goal is not None:
+            return await self.goal_repo.load(goal.id, history=False)
+        raise UnknownName(name)
+
+
+class RenameArgs(WriteArgs):
+    name: str = Field(description="Current name (expense name or alias, or goal name).")
+    new_name: str
+    kind: ItemKind | None = Field(default=None, description="Only needed when the name is ambiguous.")
+
+
+class RenameTool(_ItemTool):
+    name = "renameItem"
+    description = "Rename an expense or a goal."
+    args_model = RenameArgs
+    preview_type = RenamePreview
+
+    async def rename_item(self, *, name: str, new_name: str, operation_id: str, kind: ItemKind | None = None,
+                          confirm: bool = False) -> ToolReceipt:
+        return await self.run(self.parse({"name": name, "new_name": new_name, "kind": kind,
+                                          "operation_id": operation_id, "confirm": confirm}))
+
+    async def _stage(self, args: RenameArgs) -> Staged:
+        found = await self._find(args.name, args.kind)
+        new_name = clean_name(args.new_name, "Novo nome")
+        if isinstance(found, Goal):
+            check_goal_name_free(await self.goal_repo.list(self.household_id, history=False), new_name,
+                                 besides=found)
+            old = found.name
+            found.rename(new_name)
+            goal = found
+            return Staged(RenamePreview("goal", old, found.name), lambda: self.goal_repo.save(goal))
+        budget, expense = found
+        old = expense.name
+        budget.rename(old, new_name)
+        return Staged(RenamePreview("expense", old, expense.name), lambda: self.budget_repo.save(budget))
+
+
+class ArchiveArgs(WriteArgs):
+    name: str = Field(description="Expense name or alias, or goal name.")
+    kind: ItemKind | None = Field(default=None, description="Only needed when the name is ambiguous.")
+
+
+class ArchiveTool(_ItemTool):
+    name = "archiveItem"
+    description = "Archive an expense or a goal no longer in use (its history stays)."
+    args_model = ArchiveArgs
+    preview_type = ArchivePreview
+
+    async def archive_item(self, *, name: str, operation_id: str, kind: ItemKind | None = None,
+                           confirm: bool = False) -> ToolReceipt:
+        return await self.run(self.parse({"name": name, "kind": kind, "operation_id": operation_id,
+                                          "confirm": confirm}))
+
+    async def _stage(self, args: ArchiveArgs) -> Staged:
+        found = await self._find(args.name, args.kind)
+        if isinstance(found, Goal):
+            found.archive()
+            goal = found
+            return Staged(ArchivePreview("goal", goal.name), lambda: self.goal_repo.save(goal))
+        budget, expense = found
+        budget.archive(expense.name)
+        return Staged(ArchivePreview("expense", expense.name), lambda: self.budget_repo.save(budget))

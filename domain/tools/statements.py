@@ -1,0 +1,173 @@
+"""Importing a bank or card statement: one preview for every new line, one confirmation for all."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import Field
+
+from domain.errors import InvalidArgument, InvalidMoney
+from domain.money import Money, Period
+from domain.operations.log import OperationLog
+from domain.operations.previews import OMIT, Preview
+from domain.ports import BudgetRepository
+from domain.statements import (
+    AlreadyImported,
+    NothingToImport,
+    Spend,
+    StatementImports,
+    apply_statement_lines,
+)
+from domain.tools.base import (
+    ExactDecimal,
+    HouseholdBinding,
+    Staged,
+    ToolArgs,
+    WriteArgs,
+    WriteTool,
+    parse_date,
+)
+
+
+@dataclass(frozen=True)
+class ImportGroup:
+    """The statement lines of one expense: how many, how much, how many the model placed."""
+
+    expense: str
+    count: int
+    total: Money
+    suggested: int = field(default=0, metadata={OMIT: 0})
+
+
+@dataclass(frozen=True)
+class AsideLine:
+    """A statement line shown but not imported: a credit, or a debit matching no expense."""
+
+    date: str  # as the statement gave it
+    amount: Money  # as the bank wrote it (a credit is negative)
+    description: str
+
+
+@dataclass(frozen=True)
+class ImportPreview(Preview):
+    """importStatement: every new line of a statement, grouped by expense."""
+
+    file: str
+    count: int
+    total: Money
+    groups: tuple[ImportGroup, ...]
+    unmatched: tuple[AsideLine, ...]
+    credits: tuple[AsideLine, ...]
+    skipped: int
+
+
+class ImportLineArg(ToolArgs):
+    date: str
+    amount: ExactDecimal  # what was spent: positive
+    description: str
+    expense: str
+    fingerprint: str = Field(min_length=1, max_length=64)
+    suggested: bool = False  # placed by the model, not by a name: the preview says so
+
+
+class AsideLineArg(ToolArgs):
+    """A line shown in the preview but not imported (a credit, or a debit matching no expense)."""
+
+    date: str
+    amount: ExactDecimal  # as the bank wrote it
+    description: str
+
+
+class ImportStatementArgs(WriteArgs):
+    file: str
+    lines: list[ImportLineArg]
+    unmatched: list[AsideLineArg] = Field(default_factory=list)
+    credits: list[AsideLineArg] = Field(default_factory=list)
+    skipped: int = 0
+
+
+class ImportStatementTool(WriteTool[ImportStatementArgs]):
+    """Not offered to the model: the bot proposes it from a parsed file, a member confirms it."""
+
+    name = "importStatement"
+    description = "Import a bank statement's new lines as spends of their expenses."
+    args_model = ImportStatementArgs
+    preview_type = ImportPreview
+    offered = False
+
+    def __init__(self, budget_repo: BudgetRepository, budget_id: str, household_id: str,
+                 imports: StatementImports, operations: OperationLog | None = None) -> None:
+        super().__init__(operations)
+        self.budget_repo = budget_repo
+        self.budget_id = budget_id
+        self.household_id = household_id
+        self.imports = imports
+
+    @classmethod
+    def create(cls, *, budget_repo: BudgetRepository, budget_id: str, household_id: str,
+               imports: StatementImports, operations: OperationLog | None = None) -> ImportStatementTool:
+        return cls(budget_repo, budget_id, household_id, imports, operations)
+
+    @classmethod
+    def bound(cls, binding: HouseholdBinding) -> ImportStatementTool | None:
+        if binding.statement_imports is None:
+            return None
+        return cls(binding.budgets, binding.budget_id, binding.household.id, binding.statement_imports,
+                   binding.operations)
+
+    async def _stage(self, args: ImportStatementArgs) -> Staged:
+        if not args.lines:
+            raise NothingToImport("Nenhum lançamento novo para importar.")
+        keys = [line.fingerprint for line in args.lines]
+        if len(set(keys)) != len(keys):
+            raise InvalidArgument("A importação repete um lançamento.")
+        spends = []
+        for line in args.lines:
+            day = parse_date(line.date, "Data do lançamento")
+            if line.amount <= 0:
+                raise InvalidMoney(f"Gasto não positivo no extrato: {line.amount} ({line.description}).")
+            spends.append((line, Period.of(day)))
+        budget = await self.budget_repo.load(self.budget_id, periods={period for _, period in spends})
+        # Every expense is resolved before anything changes: one renamed or gone since the
+        # preview fails the whole import, not half of it.
+        names = {name: budget.find_by_name(name).name for name in {line.expense for line, _ in spends}}
+        resolved = [Spend(names[line.expense], period, Money.of(line.amount, budget.currency))
+                    for line, period in spends]
+        # Read after the budget (whose row a confirmation locks), so a confirmation that waited
+        # for another import sees the lines it recorded.
+        already = await self.imports.already_imported(self.household_id, keys)
+        if already:
+            raise AlreadyImported(len(already))
+        apply_statement_lines(budget, resolved)
+        preview = statement_preview(args, resolved, [line.suggested for line, _ in spends], budget.currency)
+
+        async def commit() -> None:
+            await self.budget_repo.save(budget)
+            await self.imports.record(self.household_id, args.operation_id, keys)
+
+        return Staged(preview, commit)
+
+
+def statement_preview(args: ImportStatementArgs, spends: list[Spend], suggested: list[bool],
+                      currency: str) -> ImportPreview:
+    groups: dict[str, tuple[int, Money, int]] = {}
+    total = Money.zero(currency)
+    for spend, guessed in zip(spends, suggested, strict=True):
+        count, subtotal, guesses = groups.get(spend.expense, (0, Money.zero(currency), 0))
+        groups[spend.expense] = (count + 1, subtotal + spend.amount, guesses + guessed)
+        total = total + spend.amount
+
+    def aside(lines: list[AsideLineArg]) -> tuple[AsideLine, ...]:
+        # As the bank wrote it: Money.of would refuse a credit's sign or a bank's extra decimals.
+        return tuple(AsideLine(line.date, Money(line.amount, currency), line.description) for line in lines)
+
+    return ImportPreview(
+        file=args.file,
+        count=len(spends),
+        total=total,
+        groups=tuple(ImportGroup(name, count, subtotal, guesses)
+                     for name, (count, subtotal, guesses) in groups.items()),
+        unmatched=aside(args.unmatched),
+        credits=aside(args.credits),
+        skipped=args.skipped,
+    )

@@ -1,0 +1,172 @@
+"""Undo: a confirmed operation reversed by a new one, from its ledger entries.
+
+The undo is itself an operation (propose, then a member confirms, exactly once). Confirming it
+applies the opposite of each entry the undone operation made, through the same domain verbs,
+so totals are as if it never happened while the ledger keeps both; and it marks the undone
+operation in the log with a conditional UPDATE in the same transaction, so two undos of one
+operation (two buttons, two workers) cannot both land.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from contextlib import nullcontext
+from dataclasses import dataclass, field, replace
+
+from pydantic import Field
+
+from domain.budget import Budget
+from domain.errors import AlreadyUndone, NotUndoable, UnknownOperation
+from domain.goals import Contribution, Goal
+from domain.household import Member
+from domain.ledger import EntryKind, Ledger, LedgerEntry, current_stamp, stamped
+from domain.money import Money
+from domain.operations.log import UNDO_TOOL, OperationLog, OperationStatus
+from domain.operations.previews import NESTED_BY, Preview, PreviewReader
+from domain.operations.receipts import ToolReceipt
+from domain.ports import BudgetRepository, GoalRepository
+from domain.tools.base import HouseholdBinding, Staged, WriteArgs, WriteTool
+from domain.tools.budget import IncomePreview
+from domain.tools.housekeeping import RenamePreview
+
+
+@dataclass(frozen=True)
+class UndoPreview(Preview):
+    """undoOperation: the confirmed operation it reverses, with that operation's own preview."""
+
+    operation: str
+    tool: str
+    original: Preview = field(metadata={NESTED_BY: "tool"})
+
+
+class UndoArgs(WriteArgs):
+    target: str | None = Field(
+        default=None, max_length=128,
+        description="operationId to undo; omit for the latest.")
+
+
+class UndoOperationTool(WriteTool[UndoArgs]):
+    name = UNDO_TOOL
+    description = "Undo a confirmed operation (a spend, a contribution, an adjustment...)."
+    args_model = UndoArgs
+    preview_type = UndoPreview
+
+    def __init__(self, ledger: Ledger, budget_repo: BudgetRepository, budget_id: str,
+                 goal_repo: GoalRepository, operations: OperationLog | None = None, *,
+                 read_preview: PreviewReader) -> None:
+        """`read_preview` reads the undone operation's stored preview as its tool's type
+        (domain.tools.registry.read_preview, which lists this very tool)."""
+        super().__init__(operations)
+        self.ledger = ledger
+        self.budget_repo = budget_repo
+        self.budget_id = budget_id
+        self.goal_repo = goal_repo
+        self.read_preview = read_preview
+
+    @classmethod
+    def create(cls, *, ledger: Ledger, budget_repo: BudgetRepository, budget_id: str,
+               goal_repo: GoalRepository, read_preview: PreviewReader,
+               operations: OperationLog | None = None) -> UndoOperationTool:
+        return cls(ledger, budget_repo, budget_id, goal_repo, operations, read_preview=read_preview)
+
+    @classmethod
+    def bound(cls, binding: HouseholdBinding) -> UndoOperationTool | None:
+        if binding.ledger is None or binding.read_preview is None:
+            return None
+        return cls(binding.ledger, binding.budgets, binding.budget_id, binding.goals, binding.operations,
+                   read_preview=binding.read_preview)
+
+    async def undo_operation(self, *, operation_id: str, target: str | None = None,
+                             confirm: bool = False) -> ToolReceipt:
+        return await self.run(self.parse({"target": target, "operation_id": operation_id,
+                                          "confirm": confirm}))
+
+    async def _stage(self, args: UndoArgs) -> Staged:
+        target_id = args.target
+        if target_id is None:
+            latest = await self.operations.last_undoable()
+            if latest is None:
+                raise NotUndoable("Não há nenhuma operação confirmada para desfazer.")
+            target_id = latest.operation_id
+        target = await self.operations.get(target_id)
+        if target is None:
+            raise UnknownOperation(target_id)
+        if target.tool == UNDO_TOOL:
+            raise NotUndoable(f'A operação "{target_id}" já é um desfazer; ela não pode ser desfeita.')
+        if target.status is not OperationStatus.CONFIRMED:
+            raise NotUndoable(f'A operação "{target_id}" não foi confirmada; não há o que desfazer.')
+        if target.undone_by is not None:
+            raise AlreadyUndone(target_id)
+        entries = await self.ledger.of_operation(getattr(self.operations, "scope", None), target_id)
+        if not entries:
+            raise NotUndoable(f'A operação "{target_id}" não deixou lançamentos no extrato para desfazer.')
+        original = self.read_preview(target.tool, target.preview)
+        saves = await self._reverse(entries, original)
+        preview = UndoPreview(target_id, target.tool, original)
+
+        async def commit() -> None:
+            await self.operations.mark_undone(target_id, by=args.operation_id)
+            stamp = current_stamp()
+            with stamped(replace(stamp, undoes=target_id)) if stamp is not None else nullcontext():
+                for save in saves:
+                    await save()
+
+        return Staged(preview, commit)
+
+    async def _reverse(self, entries: list[LedgerEntry],
+                       original: Preview) -> list[Callable[[], Awaitable[None]]]:
+        """Applies the opposite of each entry to freshly loaded aggregates; returns their saves."""
+        budget: Budget | None = None
+        goals: dict[str, Goal] = {}
+        periods = {e.period for e in entries if e.kind is EntryKind.SPEND and e.period is not None}
+        for entry in entries:
+            if entry.expense_id is not None or entry.kind is EntryKind.INCOME:
+                if budget is None:
+                    budget = await self.budget_repo.load(self.budget_id, periods=periods)
+                _reverse_in_budget(budget, entry, original)
+            elif entry.goal_id is not None:
+                goal = goals.get(entry.goal_id)
+                if goal is None:
+                    goal = goals[entry.goal_id] = await self.goal_repo.load(entry.goal_id, history=False)
+                _reverse_in_goal(goal, entry, original)
+        saves: list[Callable[[], Awaitable[None]]] = []
+        if budget is not None:
+            kept = budget
+            saves.append(lambda: self.budget_repo.save(kept))
+        for goal in goals.values():
+            saves.append(lambda g=goal: self.goal_repo.save(g))  # type: ignore[misc]
+        return saves
+
+
+def _reverse_in_budget(budget: Budget, entry: LedgerEntry, original: Preview) -> None:
+    if entry.kind is EntryKind.INCOME:
+        old = original.old_income if isinstance(original, IncomePreview) else None
+        if old is None:
+            budget.clear_income()
+        else:
+            budget.set_income(Money.of(old.amount, old.currency))
+        return
+    assert entry.expense_id is not None
+    expense = budget.expense_by_id(entry.expense_id)
+    if entry.kind is EntryKind.SPEND and entry.amount is not None and entry.period is not None:
+        expense.add_to_actual(entry.period, -entry.amount)
+    elif entry.kind is EntryKind.EXPECTED and entry.amount is not None:
+        expense.change_expected(expense.expected - entry.amount)
+    elif entry.kind is EntryKind.EXPENSE:
+        expense.archive()
+    elif entry.kind is EntryKind.ARCHIVED:
+        expense.restore()
+    elif entry.kind is EntryKind.RENAMED and isinstance(original, RenamePreview):
+        budget.rename(expense.name, original.old_name)
+
+
+def _reverse_in_goal(goal: Goal, entry: LedgerEntry, original: Preview) -> None:
+    if entry.kind is EntryKind.CONTRIBUTION and entry.amount is not None and entry.on is not None:
+        payer = Member(entry.paid_by_id or "-", entry.paid_by or "-")
+        goal.reverse(Contribution(paid_by=payer, amount=entry.amount, date=entry.on))
+    elif entry.kind is EntryKind.GOAL:
+        goal.archive()
+    elif entry.kind is EntryKind.ARCHIVED:
+        goal.restore()
+    elif entry.kind is EntryKind.RENAMED and isinstance(original, RenamePreview):
+        goal.rename(original.old_name)
