@@ -35,8 +35,8 @@ from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Member
 from domain.money import Money, Period
-from domain.tools.confirmer import Confirmer
 from domain.tools.budget import RecordSpendTool
+from domain.tools.confirmer import Confirmer
 from domain.tools.goals import ContributeToGoalTool
 from infra.db import Database, SqlBudgetRepository, SqlGoalRepository, SqlOperationLog
 from infra.db.migrate import upgrade_database

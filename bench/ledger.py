@@ -32,7 +32,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bot.service import HouseholdService, Speaker  # noqa: E402
+from bot.app.outcomes import Speaker  # noqa: E402
+from bot.app.service import HouseholdService  # noqa: E402
 from domain.money import Money, Period  # noqa: E402
 from infra.db import ChatDirectory, Database, SqlStorage  # noqa: E402
 from infra.db.migrate import upgrade_database  # noqa: E402

@@ -30,8 +30,9 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.prompt_size import EXPENSES
-from bot.media_service import Incoming, MediaService
-from bot.service import CONFIRM, HouseholdService, Preview, Reply, Speaker, callback_data
+from bot.app.media import Incoming, MediaService
+from bot.app.outcomes import Decision, Preview, Reply, Speaker
+from bot.app.service import HouseholdService
 from domain.money import Money
 from infra.db.engine import Database
 from infra.db.migrate import upgrade
@@ -81,7 +82,13 @@ async def statements(lines: int) -> dict[str, Any]:
         service = HouseholdService(storage, model=None, clock=lambda: NOW)
         media = MediaService(service)
         await service.start(CHAT, "Casa", ANA)
-        await service.join(CHAT, BRUNO, None)
+        # /entrar is a request a member confirms: Ana lets Bruno in, so that he may confirm too.
+        # A preview is only confirmed once posted (the Telegram adapter tells the service so).
+        [joining] = await service.join(CHAT, BRUNO, None)
+        assert isinstance(joining, Preview), joining
+        await service.preview_posted(CHAT, joining.operation_id, 1)
+        joined = await service.press(CHAT, ANA.user_id, Decision.CONFIRM, joining.key)
+        assert not joined.alert, joined
         link = await storage.directory.household_of_chat(CHAT)
         assert link is not None
         budget = await storage.budgets.load(link.budget_id)
@@ -99,8 +106,9 @@ async def statements(lines: int) -> dict[str, Any]:
         [preview] = await media.statement(CHAT, ANA, incoming, "doc-1")
         preview_s = time.perf_counter() - started
         assert isinstance(preview, Preview), preview
+        await service.preview_posted(CHAT, preview.operation_id, 2)
         started = time.perf_counter()
-        result = await service.press(CHAT, BRUNO.user_id, callback_data(CONFIRM, preview.key))
+        result = await service.press(CHAT, BRUNO.user_id, Decision.CONFIRM, preview.key)
         confirm_s = time.perf_counter() - started
         assert not result.alert, result
         started = time.perf_counter()

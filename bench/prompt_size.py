@@ -39,7 +39,8 @@ from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.ledger import InMemoryLedger
 from domain.money import Money, Period
 from domain.operations.log import InMemoryOperationLog
-from domain.tools.toolbox import household_tools
+from domain.tools.base import HouseholdBinding
+from domain.tools.registry import household_tools
 from infra.llm import count_prompt_tokens
 
 GOAL_TOKENS = 1500
@@ -114,8 +115,9 @@ def build() -> tuple[str, str, list[dict[str, Any]]]:
     goals = [amsterdam, reserve, honeymoon, car, laptop]
 
     budgets, goal_repo, operations = InMemoryBudgetRepository(), InMemoryGoalRepository(), InMemoryOperationLog()
-    tools = household_tools(budget_repo=budgets, budget_id=budget.id, goal_repo=goal_repo, household=household,
-                            operations=operations, now=now, ledger=InMemoryLedger())
+    tools = household_tools(HouseholdBinding(household=household, budget_id=budget.id, budgets=budgets,
+                                             goals=goal_repo, operations=operations, clock=now,
+                                             ledger=InMemoryLedger()))
     memory = working_memory(household, budget, goals, TODAY)
     prompt = system_prompt(memory)
     schemas = AgentChat.create(_NoModel(), tools, system_prompt=prompt).schemas()

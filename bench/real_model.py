@@ -22,10 +22,24 @@ import statistics
 import time
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from bench.run import Driver
+from bench.common import (
+    ANA,
+    BRUNO,
+    GAP,
+    TEXT,
+    Driver,
+    Server,
+    free_port,
+    in_chat,
+    next_update_id,
+    this_month,
+    worker_command,
+    worker_env,
+)
+from bench.seeding import seed_household, sqlite_database
+from tests.fakes.telegram_api import callback_update, message_update
 
 MODEL_SECONDS = 1.0
 GOALS = {"model_requests_per_proposal": 1, "turn_with_1s_model_ratio": 1.15,
@@ -34,7 +48,7 @@ FRESH_WORKERS = 3
 CHATS = 12  # the couple's chats, so that no group meets Telegram's 20 messages a minute
 
 
-async def idle(server: Any, quiet_cpu_s: float = 0.03, step: float = 0.5, timeout: float = 90.0) -> float:
+async def idle(server: Server, quiet_cpu_s: float = 0.03, step: float = 0.5, timeout: float = 90.0) -> float:
     """Seconds until the worker's CPU time stops growing (its start-up work is done)."""
     started = time.perf_counter()
     last = server.cpu_s()
@@ -49,8 +63,6 @@ async def idle(server: Any, quiet_cpu_s: float = 0.03, step: float = 0.5, timeou
 
 def reply_update(update_id: int, chat_id: int, user: tuple[int, str], text: str,
                  preview: Any) -> dict[str, Any]:
-    from tests.fakes.telegram_api import message_update
-
     update = message_update(update_id, chat_id, user[0], user[1], text)
     update["message"]["reply_to_message"] = {
         "message_id": preview.result["message_id"], "date": int(time.time()),
@@ -61,11 +73,9 @@ def reply_update(update_id: int, chat_id: int, user: tuple[int, str], text: str,
 
 async def measure_real_model(driver: Driver, api: str, workdir: Path, logdir: Path,
                              reps: int) -> dict[str, Any]:
-    from bench import run as bench
     from tests.fakes.llm_server import FakeLLMServer, delay, text, tool_calls
-    from tests.fakes.telegram_api import callback_update, message_update
 
-    month = str(bench.this_month())
+    month = str(this_month())
     ids = itertools.count(1)
 
     def responder(body: dict[str, Any]) -> Any:
@@ -75,16 +85,16 @@ async def measure_real_model(driver: Driver, api: str, workdir: Path, logdir: Pa
             "expense": "Mercado", "period": month, "operationId": f"op-{next(ids)}",
             "amount": {"amount": Decimal("37.90"), "currency": "BRL"}})))
 
-    db = await bench.sqlite_database(workdir, "real-model")
+    db = await sqlite_database(workdir, "real-model")
     chats = [-7_000_000 - n for n in range(CHATS)]
-    await bench.seed_household(db.database, chats)
+    await seed_household(db.database, chats)
     chat_cycle = itertools.cycle(chats)
     result: dict[str, Any] = {"model_seconds": MODEL_SECONDS}
     with FakeLLMServer(responder=responder) as llm:
-        async def fresh_worker(n: int) -> Any:
-            port = bench.free_port()
-            worker = bench.Server(f"real-model-worker-{n}", bench.worker_command(), port, logdir,
-                                  env=bench.worker_env(api, db.url, port, llm.base_url), cwd=workdir)
+        async def fresh_worker(n: int) -> Server:
+            port = free_port()
+            worker = Server(f"real-model-worker-{n}", worker_command(), port, logdir,
+                            env=worker_env(api, db.url, port, llm.base_url), cwd=workdir)
             worker.spawn()
             result.setdefault("healthy_after_s", []).append(await worker.ready())
             result.setdefault("idle_after_healthy_s", []).append(await idle(worker))
@@ -93,10 +103,10 @@ async def measure_real_model(driver: Driver, api: str, workdir: Path, logdir: Pa
         async def turn() -> tuple[float, Any, int]:
             chat_id = next(chat_cycle)
             before = len(llm.requests)
-            update_id = bench.next_update_id()
+            update_id = next_update_id()
             elapsed, preview = await driver.timed(
-                server, message_update(update_id, chat_id, bench.ANA[0], bench.ANA[1], bench.TEXT),
-                "sendMessage", bench.in_chat(chat_id, preview=True))
+                server, message_update(update_id, chat_id, ANA[0], ANA[1], TEXT),
+                "sendMessage", in_chat(chat_id, preview=True))
             await db.done(update_id)
             return elapsed, preview, len(llm.requests) - before
 
@@ -114,15 +124,15 @@ async def measure_real_model(driver: Driver, api: str, workdir: Path, logdir: Pa
             turns.append(elapsed)
             requests.append(made)
             previews.append(preview)
-            await asyncio.sleep(bench.GAP)
+            await asyncio.sleep(GAP)
 
         async def decided(update: dict[str, Any], preview: Any) -> float:
             chat_id, message_id = preview.params["chat_id"], preview.result["message_id"]
             elapsed, _ = await driver.timed(
                 server, update, "editMessageText",
-                lambda c: bench.in_chat(chat_id)(c) and c.params.get("message_id") == message_id)
+                lambda c: in_chat(chat_id)(c) and c.params.get("message_id") == message_id)
             await db.done(update["update_id"])
-            await asyncio.sleep(bench.GAP)
+            await asyncio.sleep(GAP)
             return elapsed
 
         presses, replies = [], []
@@ -131,11 +141,11 @@ async def measure_real_model(driver: Driver, api: str, workdir: Path, logdir: Pa
             if n % 2:
                 data = preview.params["reply_markup"]["inline_keyboard"][0][0]["callback_data"]
                 presses.append(await decided(callback_update(
-                    bench.next_update_id(), chat_id, bench.BRUNO[0], bench.BRUNO[1], data,
+                    next_update_id(), chat_id, BRUNO[0], BRUNO[1], data,
                     preview.result["message_id"]), preview))
             else:
                 replies.append(await decided(reply_update(
-                    bench.next_update_id(), chat_id, bench.BRUNO, "confirma", preview), preview))
+                    next_update_id(), chat_id, BRUNO, "confirma", preview), preview))
         server.stop()
     await db.close()
 

@@ -173,17 +173,21 @@ def bot_app(options: argparse.Namespace) -> Starlette:
 # --------------------------------------------------------------------------- tracing (--trace)
 
 TRACED = [  # (module, class, methods): where a turn's and a confirmation's time goes
-    ("infra.db.inbox", "UpdateInbox", ["record", "record_and_claim", "claim", "done"]),
-    ("bot.service", "HouseholdService", ["talk", "press", "_context", "_prompt", "_outcomes", "_confirm",
-                                         "_member_of", "preview_posted"]),
-    ("domain.agent.chat", "AgentChat", ["send", "schemas", "confirm"]),
+    ("infra.db.stores.inbox", "UpdateInbox", ["record", "claim", "done"]),
+    # HouseholdService is a facade: the steps its talk and press went through live in its parts.
+    ("bot.app.service", "HouseholdService", ["talk", "press", "preview_posted"]),
+    ("bot.app.chats", "Chats", ["context", "member"]),  # the chat's household and tools; the speaker
+    ("bot.app.conversation", "Conversation", ["_prompt", "_outcomes"]),  # working memory; the previews
+    ("bot.app.decisions", "Decisions", ["_confirm"]),
+    ("domain.agent.chat", "AgentChat", ["send", "schemas"]),
+    ("domain.tools.confirmer", "Confirmer", ["confirm"]),  # a press's confirmation (was AgentChat.confirm)
     ("domain.tools.base", "WriteTool", ["run", "_propose", "_confirm"]),
-    ("infra.db.conversations", "SqlConversationStore", ["recent", "append"]),
-    ("infra.db.operations", "SqlOperationLog", ["get", "get_by_key", "propose", "attach_message"]),
-    ("infra.db.budgets", "SqlBudgetRepository", ["load", "save"]),
-    ("infra.db.goals", "SqlGoalRepository", ["list"]),
-    ("infra.db.households", "SqlHouseholdRepository", ["load"]),
-    ("infra.db.chats", "ChatDirectory", ["household_of_chat", "member_of_user"]),
+    ("infra.db.stores.conversations", "SqlConversationStore", ["recent", "append"]),
+    ("infra.db.stores.operations", "SqlOperationLog", ["get", "get_by_key", "propose", "attach_message"]),
+    ("infra.db.stores.budgets", "SqlBudgetRepository", ["load", "save"]),
+    ("infra.db.stores.goals", "SqlGoalRepository", ["list"]),
+    ("infra.db.stores.households", "SqlHouseholdRepository", ["load"]),
+    ("infra.db.stores.chats", "ChatDirectory", ["household_of_chat", "member_of_user"]),
     ("telegram.ext", "ExtBot", ["send_message", "send_chat_action", "edit_message_text",
                                 "answer_callback_query"]),
     ("telegram.ext", "Application", ["process_update"]),
@@ -249,8 +253,10 @@ def install_tracing(path: str) -> None:
     for module, name, methods in TRACED:
         cls = getattr(importlib.import_module(module), name)
         for method in methods:
-            if hasattr(cls, method):
-                setattr(cls, method, timed(f"{name}.{method}", getattr(cls, method)))
+            # A probe that names nothing would time nothing and say nothing: it fails here instead.
+            if not hasattr(cls, method):
+                raise AttributeError(f"--trace: {module}.{name} has no {method}; update TRACED")
+            setattr(cls, method, timed(f"{name}.{method}", getattr(cls, method)))
 
     def report() -> None:
         lines = []

@@ -13,10 +13,10 @@ from bot.app.schedule import Schedule
 from bot.app.service import HouseholdService
 from domain.agent.model import LanguageModel
 from domain.clock import Clock, utc_now
-from domain.rates import DEFAULT_RATES, FixedRates
+from domain.money import DEFAULT_RATES, FixedRates
 from infra.db.engine import Database
-from infra.db.schedule import ScheduleStore
 from infra.db.storage import SqlStorage
+from infra.db.stores.schedule import ScheduleStore
 from infra.settings import Settings
 
 DEFAULT: Any = object()  # "use the production default" for an override left out

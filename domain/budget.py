@@ -94,9 +94,6 @@ class RecurringExpense:
             self.lines.append(SpendLine(period, difference))
         return amount
 
-    # The contract's name (§2), kept: it replaces the actual, unlike the tool recordSpend.
-    record_spend = replace_actual
-
     def _require_loaded(self, period: Period) -> None:
         if self.loaded_periods is not None and period not in self.loaded_periods:
             # A programming error, not a person's: the caller loaded the wrong months.

@@ -7,6 +7,7 @@ reads them back as a tool result; each names the offending value so either can r
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Literal
 
 from domain.text import fold
 
@@ -21,6 +22,30 @@ class DomainError(Exception):
 
 class InvalidMoney(DomainError):
     pass
+
+
+AmountProblem = Literal[
+    "empty",
+    "not_a_number",
+    "unknown_currency",
+    "malformed",
+    "scientific",
+    "not_positive",
+    "too_many_decimals",
+    "too_large",
+]
+
+
+class InvalidAmount(InvalidMoney):
+    """An amount of money as written that could not be read (domain.reading).
+
+    `problem` says why; `text` is what was written, as it was written.
+    """
+
+    def __init__(self, message: str, *, text: str, problem: AmountProblem) -> None:
+        super().__init__(message)
+        self.text = text
+        self.problem: AmountProblem = problem
 
 
 class CurrencyMismatch(DomainError):

@@ -7,8 +7,7 @@ from datetime import date
 
 from domain.errors import InvalidArgument, InvalidMoney, NotAGoalMember
 from domain.household import Member, clean_name, new_id
-from domain.money import Money
-from domain.rates import DEFAULT_RATES, ExchangeRates
+from domain.money import DEFAULT_RATES, ExchangeRates, Money
 
 
 @dataclass(frozen=True, slots=True)

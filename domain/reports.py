@@ -15,8 +15,7 @@ from typing import Any
 from domain.budget import Budget
 from domain.errors import DomainError
 from domain.goals import Goal
-from domain.money import Money, Period
-from domain.rates import ExchangeRates
+from domain.money import ExchangeRates, Money, Period
 
 
 @dataclass(frozen=True)

@@ -25,15 +25,14 @@ from domain.household import Household
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from domain.operations.log import InMemoryOperationLog
-from domain.tools.base import Tool
-from domain.tools.registry import TOOLS
-from domain.tools.toolbox import household_tools
+from domain.tools.base import HouseholdBinding, Tool
+from domain.tools.registry import TOOLS, household_tools
 from domain.tools.undo import UndoOperationTool
 
 # What the model is offered here (the registry's order). A case's household has no ledger, so
 # there is nothing to undo: undoOperation is the bot's to offer, not the eval's.
-WRITE_TOOLS = tuple(e.name for e in TOOLS if e.writes and e.offered and e.tool is not UndoOperationTool)
-READ_TOOLS = tuple(e.name for e in TOOLS if not e.writes and e.offered)
+WRITE_TOOLS = tuple(t.name for t in TOOLS if t.writes and t.offered and t is not UndoOperationTool)
+READ_TOOLS = tuple(t.name for t in TOOLS if not t.writes and t.offered)
 SPLITS = ("dev", "test")
 
 HOUSEHOLD_ID = "h-eval"
@@ -208,6 +207,7 @@ async def build_world(case: Case, timezone: str = DEFAULT_TIMEZONE) -> World:
         return now
 
     operations = InMemoryOperationLog(clock=clock)
-    tools = household_tools(budget_repo=budgets, budget_id=BUDGET_ID, goal_repo=goal_repo, household=household,
-                            operations=operations, now=clock, timezone=timezone)
+    tools = household_tools(HouseholdBinding(household=household, budget_id=BUDGET_ID, budgets=budgets,
+                                             goals=goal_repo, operations=operations, clock=clock,
+                                             timezone=timezone))
     return World(case, household, budgets, goal_repo, operations, tools, now, timezone)

@@ -1,7 +1,7 @@
 """Reading bank and card statement files with no model: OFX (1.x SGML and 2.x XML) and Nubank's CSVs.
 
 OFX goes through ofxtools' header reader and parser (maintained, pure Python, both OFX versions;
-see the README for the comparison with ofxparse). Its strict `convert()` is not used: Brazilian
+see docs/operations.md, "Bank statements" for the comparison with ofxparse). Its strict `convert()` is not used: Brazilian
 banks leave out elements the spec requires (a missing <LANGUAGE> alone makes it refuse the file),
 so the transactions are read from the parsed tree instead. The encoding is decided here, not by
 the header, which Brazilian banks often get wrong (USASCII or 1252 over Latin-1 bytes, a UTF-8 BOM

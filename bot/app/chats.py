@@ -14,9 +14,8 @@ from bot.texts import messages
 from domain.clock import Clock, local_today
 from domain.errors import DomainError, NotFound
 from domain.household import Household, Member
-from domain.money import Period
+from domain.money import ExchangeRates, Period
 from domain.operations.log import OperationLog
-from domain.rates import ExchangeRates
 from domain.tools.base import HouseholdBinding, Tool, WriteTool
 from domain.tools.registry import household_tools
 

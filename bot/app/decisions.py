@@ -13,16 +13,13 @@ from bot.commands.replies import decision_of
 from bot.texts import history, messages
 from domain.errors import DomainError, OperationClosed
 from domain.household import Member
-from domain.tools.confirmer import Confirmer
 from domain.operations.log import UNDO_TOOL, Operation, OperationStatus, is_key
+from domain.tools.confirmer import Confirmer
 from domain.tools.membership import EraseHouseholdTool, ErasePreview, JoinHouseholdTool, JoinPreview
 from domain.tools.registry import read_preview
-from domain.tools.undo import UndoPreview
+from domain.tools.undo import CHANGE_NO_TOTALS, UndoPreview
 
 log = logging.getLogger(__name__)
-
-# Operations that change no totals: nothing for /desfazer to take back.
-NOT_UNDONE = (JoinHouseholdTool.name, EraseHouseholdTool.name)
 
 
 class Decisions:
@@ -139,7 +136,7 @@ class Decisions:
         if isinstance(found, Reply):
             return [found]
         context, _ = found
-        latest = await context.operations.last_undoable(besides=NOT_UNDONE)
+        latest = await context.operations.last_undoable(besides=CHANGE_NO_TOTALS)
         if latest is None:
             return [Reply(history.nothing_to_undo_text())]
         outcome = await self._undo_preview(context, latest, operation_id)

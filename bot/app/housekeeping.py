@@ -17,9 +17,9 @@ from bot.app.ports import Sender
 from bot.texts import previews
 from domain.clock import Clock, utc_now
 from infra.db.engine import Database
-from infra.db.lifecycle import expire_previews, is_departed
-from infra.db.lifecycle import purge_inbox as purge_finished_updates
-from infra.db.schedule import ScheduleStore
+from infra.db.stores.lifecycle import expire_previews, is_departed
+from infra.db.stores.lifecycle import purge_inbox as purge_finished_updates
+from infra.db.stores.schedule import ScheduleStore
 from infra.settings import Settings
 
 log = logging.getLogger(__name__)

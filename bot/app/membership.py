@@ -7,13 +7,13 @@ import logging
 
 from bot.app.chats import Chats
 from bot.app.outcomes import Outcome, Reply, Speaker
-from bot.app.ports import ChatLink, Storage
+from bot.app.ports import Storage
 from bot.app.proposals import Proposals, minted
 from bot.texts import messages
 from domain.budget import Budget
 from domain.clock import Clock
-from domain.errors import DomainError, DuplicateName
-from domain.household import Household, Member
+from domain.errors import DomainError
+from domain.household import Household
 from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool
 
 log = logging.getLogger(__name__)
@@ -33,15 +33,10 @@ class Membership:
         already, a stranger's /start asks to join, as /entrar does."""
         context = await self.chats.context(chat_id)
         if context is None:
-            household = Household.create(title or "Nossa casa", self.default_currency)
-            budget = Budget.create(self.default_currency, household_id=household.id)
-            await self.storage.households.save(household)
-            await self.storage.budgets.save(budget)
-            link = await self.storage.directory.link_chat(chat_id, household.id, budget.id,
-                                                          created_at=self.clock())
-            if link.household_id == household.id:
-                founder = await self._founder(chat_id, link, speaker)
-                return [Reply(messages.welcome_text(household.name, founder.name, created=True, joined=True))]
+            household = await self._found(chat_id, title, speaker)
+            if household is not None:
+                founder = household.members[0].name
+                return [Reply(messages.welcome_text(household.name, founder, created=True, joined=True))]
             context = await self.chats.context(chat_id)  # another /start won the race
             assert context is not None
         member = await self.chats.member(context, speaker.user_id)
@@ -50,20 +45,27 @@ class Membership:
                                                 joined=False))]
         return await self._request_join(chat_id, speaker, speaker.first_name, None)
 
-    async def _founder(self, chat_id: int, link: ChatLink, speaker: Speaker) -> Member:
-        household = await self.storage.households.load(link.household_id)
-        member_id = await self.storage.directory.member_of_user(chat_id, speaker.user_id)
-        if household.has_member(member_id):
-            assert member_id is not None
-            return household.member_by_id(member_id)
+    async def _found(self, chat_id: int, title: str | None, speaker: Speaker) -> Household | None:
+        """The household with the sender as its first member, its budget and the chat's link, in
+        one unit of work; None (and nothing written) when another /start linked the chat first."""
+        household = Household.create(title or "Nossa casa", self.default_currency)
+        budget = Budget.create(self.default_currency, household_id=household.id)
         try:
-            member = household.add_member(speaker.first_name, id=member_id)
-        except DuplicateName:
-            raise DuplicateName(speaker.first_name, "outro membro; use /entrar <outro nome>") from None
-        await self.storage.households.save(household)
-        if member_id is None:
-            await self.storage.directory.link_member(chat_id, speaker.user_id, member.id)
-        return member
+            async with self.storage.unit_of_work():
+                # A person who was linked to this chat before keeps their member id.
+                linked = await self.storage.directory.member_of_user(chat_id, speaker.user_id)
+                founder = household.add_member(speaker.first_name, id=linked)
+                await self.storage.households.save(household)
+                await self.storage.budgets.save(budget)
+                link = await self.storage.directory.link_chat(chat_id, household.id, budget.id,
+                                                              created_at=self.clock())
+                if link.household_id != household.id:
+                    raise _Outrun
+                if linked is None:
+                    await self.storage.directory.link_member(chat_id, speaker.user_id, founder.id)
+        except _Outrun:
+            return None
+        return household
 
     async def join(self, chat_id: int, speaker: Speaker, name: str | None, *,
                    operation_id: str | None = None) -> list[Outcome]:
@@ -135,3 +137,7 @@ class Membership:
 
     async def can_send(self, chat_id: int) -> bool:
         return not await self.storage.is_departed(chat_id)
+
+
+class _Outrun(Exception):
+    """Another /start made the chat a household first: this one's unit of work is rolled back."""

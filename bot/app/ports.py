@@ -3,6 +3,7 @@ speak to a chat on their own (reminders, the closing, expired previews)."""
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Protocol
 
@@ -11,7 +12,7 @@ from domain.ledger import Ledger
 from domain.operations.log import OperationLog
 from domain.ports import BudgetRepository, GoalRepository, HouseholdRepository
 from domain.statements import StatementImports
-from infra.db.chats import ChatLink
+from infra.db.stores.chats import ChatLink
 
 __all__ = ["ChatDirectory", "ChatLink", "Sender", "Storage"]
 
@@ -57,6 +58,11 @@ class Storage(Protocol):
 
     @property
     def ledger(self) -> Ledger: ...
+
+    def unit_of_work(self) -> AbstractAsyncContextManager[object]:
+        """One transaction for the writes inside the block: they commit together at its end, or
+        none does (the repositories, directory and logs called inside join it)."""
+        ...
 
     def operations(self, scope: str) -> OperationLog:
         """The operation log of one chat: operation ids and button keys are only unique within it."""

@@ -3,7 +3,7 @@ month's summary with a chart on the 1st. Also /lembretes and /grafico, which spe
 
 The schedule is the database, not a timer: `run_due(now)` asks it what is due at `now` and
 sends each message at most once across workers, restarts and `household-bot remind` (claims
-in infra/db/schedule.py). Who calls it, and how often, is the adapter's (bot/telegram/periodic.py);
+in infra/db/stores/schedule.py). Who calls it, and how often, is the adapter's (bot/telegram/periodic.py);
 how a message goes out is the `Sender`'s.
 """
 
@@ -22,11 +22,17 @@ from typing import Any
 from bot.app.ports import ChatLink, Sender, Storage
 from bot.texts import schedule as texts
 from bot.texts.chart import render_month_chart
-from domain.clock import Clock, utc_now
+from domain.clock import (
+    DEFAULT_REMINDER_HOUR,
+    Clock,
+    billing_days_due_on,
+    local_midnight,
+    local_moment,
+    utc_now,
+)
 from domain.money import Period
 from domain.reports import MonthReport
-from domain.schedule import DEFAULT_REMINDER_HOUR, billing_days_due_on, local_midnight, local_moment
-from infra.db.schedule import BILL, CLOSING, Claim, DueBill, DueClosing, ScheduleStore
+from infra.db.stores.schedule import BILL, CLOSING, Claim, DueBill, DueClosing, ScheduleStore
 
 log = logging.getLogger(__name__)
 

@@ -23,8 +23,7 @@ from bot.app.queries import Queries
 from domain.agent.model import LanguageModel
 from domain.clock import DEFAULT_TIMEZONE, Clock, utc_now
 from domain.household import Member
-from domain.money import Period
-from domain.rates import DEFAULT_RATES, ExchangeRates
+from domain.money import DEFAULT_RATES, ExchangeRates, Period
 from domain.reports import MonthReport
 
 
@@ -33,7 +32,6 @@ class HouseholdService:
                  timezone: str = DEFAULT_TIMEZONE, rates: ExchangeRates = DEFAULT_RATES,
                  default_currency: str = "BRL") -> None:
         self.storage = storage
-        self.model = model
         self.clock = clock
         self.timezone = timezone
         self.rates = rates
@@ -45,6 +43,15 @@ class HouseholdService:
         self.commands = Commands(self.chats, proposals)
         self.decisions = Decisions(self.chats, proposals)
         self.queries = Queries(storage, self.chats, proposals)
+
+    @property
+    def model(self) -> LanguageModel | None:
+        """The model free text goes to (None: the commands still work)."""
+        return self.conversation.model
+
+    @model.setter
+    def model(self, model: LanguageModel | None) -> None:
+        self.conversation.model = model
 
     def today(self) -> date:
         """Today in the household's time zone."""

@@ -17,7 +17,7 @@ from bot.telegram.sending import SERVICE
 from bot.telegram.updates import MEDIA
 from domain.agent.model import LanguageModel
 from domain.clock import Clock, utc_now
-from infra.db.group_sends import GroupSendWindow
+from infra.db.stores.group_sends import GroupSendWindow
 from infra.settings import Settings
 
 log = logging.getLogger(__name__)

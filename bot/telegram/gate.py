@@ -1,6 +1,6 @@
 """What never reaches a handler: updates the bot acknowledges and ignores, and text it refuses.
 
-Runs first (handler group -1) for every update; raising ApplicationHandlerStop ends the update
+Runs first (handler group -2) for every update; raising ApplicationHandlerStop ends the update
 there, acknowledged (the inbox marks it done), with nothing stored or proposed.
 
 - An edited message is ignored: the original already did whatever it did (a preview is pending,

@@ -1,6 +1,6 @@
 """Outgoing rate limits: PTB's AIORateLimiter as before (overall rate, its per-process group
 bucket, 429 retries), plus a per-group window of new messages kept in the database
-(infra.db.group_sends), so that at most 20 messages a minute reach a group across workers."""
+(infra.db.stores.group_sends), so that at most 20 messages a minute reach a group across workers."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from telegram.ext import AIORateLimiter, BaseRateLimiter
 
-from infra.db.group_sends import GroupSendWindow
+from infra.db.stores.group_sends import GroupSendWindow
 
 log = logging.getLogger(__name__)
 

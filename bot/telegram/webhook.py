@@ -31,7 +31,7 @@ from telegram.ext import Application
 from bot.bootstrap import Services
 from bot.telegram import handlers
 from bot.telegram.application import SERVICES, build_application
-from infra.db.inbox import InboxItem, UpdateInbox
+from infra.db.stores.inbox import InboxItem, UpdateInbox
 from infra.settings import Settings
 
 log = logging.getLogger(__name__)

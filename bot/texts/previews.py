@@ -208,7 +208,7 @@ def _typed(tool: str, preview: Preview | Mapping[str, Any]) -> Preview:
 def _text(preview: Preview) -> _ToolText[Any]:
     text = _TEXTS.get(type(preview))
     if text is None:
-        raise TypeError(f"no pt-BR text for {type(preview).__name__}: add it to rendering._TEXTS")
+        raise TypeError(f"no pt-BR text for {type(preview).__name__}: add it to bot.texts.previews._TEXTS")
     return text
 
 

@@ -13,11 +13,11 @@ from domain.agent.conversation import ConversationStore, InMemoryConversationSto
 from domain.agent.model import FailureKind, LanguageModel, ModelFailure
 from domain.agent.text_calls import read_text_calls
 from domain.errors import DomainError
-from domain.tools.confirmer import Confirmer
 from domain.operations.log import InMemoryOperationLog, Operation, OperationLog
 from domain.operations.receipts import ToolReceipt
 from domain.text import fold
 from domain.tools.base import Tool, WriteArgs, WriteTool, compact_json
+from domain.tools.confirmer import Confirmer
 
 __all__ = ["AgentChat", "AgentReply", "LanguageModel", "ToolCall"]
 

@@ -1,10 +1,10 @@
 """The operation log: where previews wait for a member's confirmation.
 
 A write tool proposes an operation (stored pending, with its arguments and preview), and
-confirms it later inside `log.confirming(...)`. The log decides, atomically, which single
-confirmation writes: the winner applies the aggregate's change and records the receipt in
-the same unit of work; every other confirmation gets the earlier receipt. A SQL log makes that
-block one database transaction shared with the repositories.
+confirms it later inside `log.confirming(...)`, the confirmation's unit of work. The log decides,
+atomically, which single confirmation writes: the winner applies the aggregate's change, its
+ledger entries and the receipt in that one unit; every other confirmation gets the earlier
+receipt. A SQL log makes the unit one database transaction that the repositories join.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import json
 import re
 import secrets
 from collections.abc import AsyncIterator, Collection, Mapping
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from domain.clock import Clock, utc_now
 from domain.errors import AlreadyUndone, OperationClosed, OperationConflict, PreviewNotShown, UnknownOperation
+from domain.ledger import Stamp, stamped
 from domain.operations.receipts import ToolReceipt
 from domain.text import fold
 
@@ -124,15 +125,16 @@ class OperationLog(Protocol):
         """
         ...
 
-    def confirming(
-        self, operation_id: str, fingerprint: str, *, confirmed_by: str | None = None
-    ) -> Any:
-        """An async context manager yielding a Confirmation.
+    def confirming(self, operation_id: str, fingerprint: str, *, stamp: Stamp | None = None) -> Any:
+        """The confirmation's unit of work: an async context manager yielding a Confirmation.
 
         On entry, the pending operation becomes confirmed if, and only if, it is still pending
-        (exactly one caller wins); a loser gets `earlier`. The winner applies its change and calls
-        `record(receipt)`; on a clean exit the receipt is stored, and on an exception the operation
-        goes back to pending with nothing written.
+        (exactly one caller wins); a loser gets `earlier`. The winner applies its change inside
+        the block: every repository load and save there joins this unit, and each change saved
+        becomes a ledger entry under `stamp` (the operation, its tool, who confirmed it). The
+        winner calls `record(receipt)`; on a clean exit the change, its entries and the receipt
+        commit together, and on an exception none of it is written and the operation is pending
+        again.
         """
         ...
 
@@ -198,9 +200,8 @@ class InMemoryOperationLog:
             return stored
 
     @asynccontextmanager
-    async def confirming(
-        self, operation_id: str, fingerprint: str, *, confirmed_by: str | None = None
-    ) -> AsyncIterator[Confirmation]:
+    async def confirming(self, operation_id: str, fingerprint: str, *,
+                         stamp: Stamp | None = None) -> AsyncIterator[Confirmation]:
         async with self._lock:
             operation = self._operations.get(operation_id)
             if operation is None:
@@ -212,13 +213,16 @@ class InMemoryOperationLog:
                 raise OperationClosed(operation_id, OperationStatus.EXPIRED)
             earlier = receipt_of_decided(operation, fingerprint, posted_only=self.posted_only)
             confirmation = Confirmation(earlier)
-            yield confirmation
+            # In memory there is no transaction to roll back: the in-memory repositories save
+            # only what the block hands them, and the ledger takes the stamp from here.
+            with stamped(stamp) if stamp is not None else nullcontext():
+                yield confirmation
             if earlier is None:
                 if confirmation.receipt is None:
                     raise RuntimeError("a winning confirmation must record its receipt")
                 self._operations[operation_id] = replace(
                     operation, status=OperationStatus.CONFIRMED, receipt=confirmation.receipt,
-                    decided_by=confirmed_by, decided_at=now)
+                    decided_by=stamp.confirmed_by if stamp is not None else None, decided_at=now)
                 self._confirmed.append(operation_id)
 
     async def cancel(self, operation_id: str, *, cancelled_by: str | None = None) -> Operation:

@@ -32,8 +32,8 @@ from pydantic.alias_generators import to_camel
 from domain.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
 from domain.errors import ConcurrentModification, InvalidArgument, InvalidMoney
 from domain.household import Household
-from domain.ledger import Ledger, Stamp, stamped
-from domain.money import Money, Period
+from domain.ledger import Ledger, Stamp
+from domain.money import DEFAULT_RATES, ExchangeRates, Money, Period
 from domain.operations.log import (
     InMemoryOperationLog,
     Operation,
@@ -45,7 +45,6 @@ from domain.operations.log import (
 from domain.operations.previews import Preview, PreviewReader, preview_json
 from domain.operations.receipts import ToolReceipt
 from domain.ports import BudgetRepository, GoalRepository, HouseholdEraser, HouseholdRepository, MemberLinks
-from domain.rates import DEFAULT_RATES, ExchangeRates
 from domain.reading import read_amount, read_currency, read_date
 from domain.statements import StatementImports
 
@@ -98,7 +97,7 @@ class MoneyArg(ToolArgs):
             value = {"amount": value}
         if "amount" not in value:
             return value  # pydantic names the missing field
-        amount, written = read_amount(value["amount"])
+        amount, written = read_amount(value["amount"], what="amount")
         given = value.get("currency")
         currency = read_currency(given) if isinstance(given, str) and given.strip() else None
         if written and currency and written != currency:
@@ -295,6 +294,11 @@ class WriteTool(Tool[W]):
     async def invoke(self, arguments: dict[str, Any]) -> ToolReceipt:
         return await self.run(self.parse(arguments))
 
+    async def resolve(self, args: W) -> W:
+        """The arguments with what they leave to the moment made explicit (an undo's "the latest"),
+        so a confirmation writes exactly what its preview showed."""
+        return args
+
     @staticmethod
     def digest(args: WriteArgs) -> str:
         """What the operation does, without its id: equal for arguments that mean the same."""
@@ -303,6 +307,7 @@ class WriteTool(Tool[W]):
     async def run(self, args: W, *, confirmed_by: str | None = None,
                   force_preview: bool = False) -> ToolReceipt:
         """Contract §3's rules: preview first, confirm once, repeat as a no-op, conflict otherwise."""
+        args = await self.resolve(args)
         operation_id = args.operation_id
         digest = self.digest(args)
         existing = await self.operations.get(operation_id)
@@ -344,21 +349,20 @@ class WriteTool(Tool[W]):
         return ToolReceipt(args.operation_id, preview, confirmed=False, persisted=False)
 
     async def _confirm(self, args: W, digest: str, confirmed_by: str | None) -> ToolReceipt:
+        stamp = self._stamp(args, confirmed_by)
         for attempt in range(MAX_CONFLICT_RETRIES):
             try:
-                async with self.operations.confirming(
-                    args.operation_id, digest, confirmed_by=confirmed_by
-                ) as confirmation:
-                    if confirmation.earlier is not None:
-                        return confirmation.earlier
-                    # Whatever the save changes becomes this operation's ledger entries, written
-                    # by the repositories in this very transaction (domain.ledger).
-                    with stamped(self._stamp(args, confirmed_by)):
-                        staged = await self._stage(args)
-                        await staged.commit()
+                # The unit of work: the claim (pending -> confirmed), every load and save below,
+                # the ledger entries of what is saved (under `stamp`) and the receipt commit
+                # together at the end of this block, or nothing does.
+                async with self.operations.confirming(args.operation_id, digest, stamp=stamp) as unit:
+                    if unit.earlier is not None:
+                        return unit.earlier
+                    staged = await self._stage(args)
+                    await staged.commit()
                     receipt = ToolReceipt(args.operation_id, preview_json(staged.preview),
                                           confirmed=True, persisted=True)
-                    confirmation.record(receipt)
+                    unit.record(receipt)
                 return receipt
             except ConcurrentModification:
                 # Another operation saved the same aggregate first: reload and apply again.
@@ -367,6 +371,7 @@ class WriteTool(Tool[W]):
         raise AssertionError("unreachable")
 
     def _stamp(self, args: W, confirmed_by: str | None) -> Stamp:
+        """Who and what the ledger entries of this confirmation belong to."""
         return Stamp(args.operation_id, self.name, confirmed_by=confirmed_by,
                      scope=getattr(self.operations, "scope", None))
 

@@ -12,12 +12,11 @@ from domain.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
 from domain.errors import AmbiguousName, DuplicateName, InvalidArgument, UnknownGoal, UnknownMember
 from domain.goals import Goal
 from domain.household import Household, Member
-from domain.money import Money
+from domain.money import DEFAULT_RATES, ExchangeRates, Money
 from domain.operations.log import OperationLog
 from domain.operations.previews import FORM, MONEY_FIXED, MONEY_PLAIN, OMIT, Preview
 from domain.operations.receipts import ToolReceipt
 from domain.ports import BudgetRepository, GoalRepository
-from domain.rates import DEFAULT_RATES, ExchangeRates
 from domain.reports import GoalReport, report_json
 from domain.text import fold, safe_text
 from domain.tools.base import (

@@ -10,7 +10,6 @@ operation (two buttons, two workers) cannot both land.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 
 from pydantic import Field
@@ -19,7 +18,7 @@ from domain.budget import Budget
 from domain.errors import AlreadyUndone, NotUndoable, UnknownOperation
 from domain.goals import Contribution, Goal
 from domain.household import Member
-from domain.ledger import EntryKind, Ledger, LedgerEntry, current_stamp, stamped
+from domain.ledger import EntryKind, Ledger, LedgerEntry, Stamp
 from domain.money import Money
 from domain.operations.log import UNDO_TOOL, OperationLog, OperationStatus
 from domain.operations.previews import NESTED_BY, Preview, PreviewReader
@@ -28,6 +27,10 @@ from domain.ports import BudgetRepository, GoalRepository
 from domain.tools.base import HouseholdBinding, Staged, WriteArgs, WriteTool
 from domain.tools.budget import IncomePreview
 from domain.tools.housekeeping import RenamePreview
+from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool
+
+# Operations that change no totals, so "undo the latest" never means them.
+CHANGE_NO_TOTALS = (JoinHouseholdTool.name, EraseHouseholdTool.name)
 
 
 @dataclass(frozen=True)
@@ -81,13 +84,22 @@ class UndoOperationTool(WriteTool[UndoArgs]):
         return await self.run(self.parse({"target": target, "operation_id": operation_id,
                                           "confirm": confirm}))
 
+    async def resolve(self, args: UndoArgs) -> UndoArgs:
+        """"The latest" is read when the undo is proposed: confirming it undoes the operation its
+        preview named, even if another was confirmed in between."""
+        if args.target is not None:
+            return args
+        latest = await self.operations.last_undoable(besides=CHANGE_NO_TOTALS)
+        if latest is None:
+            raise NotUndoable("Não há nenhuma operação confirmada para desfazer.")
+        return args.model_copy(update={"target": latest.operation_id})
+
+    def _stamp(self, args: UndoArgs, confirmed_by: str | None) -> Stamp:
+        return replace(super()._stamp(args, confirmed_by), undoes=args.target)
+
     async def _stage(self, args: UndoArgs) -> Staged:
         target_id = args.target
-        if target_id is None:
-            latest = await self.operations.last_undoable()
-            if latest is None:
-                raise NotUndoable("Não há nenhuma operação confirmada para desfazer.")
-            target_id = latest.operation_id
+        assert target_id is not None  # resolve() named it
         target = await self.operations.get(target_id)
         if target is None:
             raise UnknownOperation(target_id)
@@ -106,10 +118,8 @@ class UndoOperationTool(WriteTool[UndoArgs]):
 
         async def commit() -> None:
             await self.operations.mark_undone(target_id, by=args.operation_id)
-            stamp = current_stamp()
-            with stamped(replace(stamp, undoes=target_id)) if stamp is not None else nullcontext():
-                for save in saves:
-                    await save()
+            for save in saves:
+                await save()
 
         return Staged(preview, commit)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 
 from domain.agent.conversation import ConversationStore
@@ -9,16 +10,16 @@ from domain.clock import Clock, utc_now
 from domain.ledger import Ledger
 from domain.operations.log import DEFAULT_TTL
 from domain.ports import BudgetRepository, GoalRepository, HouseholdRepository
-from infra.db.budgets import SqlBudgetRepository
-from infra.db.chats import ChatDirectory
-from infra.db.conversations import SqlConversationStore
-from infra.db.engine import Database
-from infra.db.goals import SqlGoalRepository
-from infra.db.households import SqlHouseholdRepository
-from infra.db.ledger import SqlLedger
-from infra.db.lifecycle import erase_household, is_departed, mark_departed, migrate_chat
-from infra.db.operations import SqlOperationLog
-from infra.db.statement_imports import SqlStatementImports
+from infra.db.engine import Database, UnitOfWork
+from infra.db.stores.budgets import SqlBudgetRepository
+from infra.db.stores.chats import ChatDirectory
+from infra.db.stores.conversations import SqlConversationStore
+from infra.db.stores.goals import SqlGoalRepository
+from infra.db.stores.households import SqlHouseholdRepository
+from infra.db.stores.ledger import SqlLedger
+from infra.db.stores.lifecycle import erase_household, is_departed, mark_departed, migrate_chat
+from infra.db.stores.operations import SqlOperationLog
+from infra.db.stores.statement_imports import SqlStatementImports
 
 
 class SqlStorage:
@@ -35,13 +36,17 @@ class SqlStorage:
         self.statement_imports = SqlStatementImports(database, clock=clock)
         self.ledger: Ledger = SqlLedger(database)
 
+    def unit_of_work(self) -> AbstractAsyncContextManager[UnitOfWork]:
+        """One database transaction that every repository called inside joins."""
+        return self.database.transaction()
+
     def operations(self, scope: str) -> SqlOperationLog:
         """The operation log of one chat: operation ids and button keys are unique within it."""
         # posted_only: the bot confirms only previews whose message reached the chat.
         return SqlOperationLog(self.database, scope, clock=self.clock, ttl=self.ttl, posted_only=True)
 
     async def erase_household(self, household_id: str) -> None:
-        """Deletes every record of the household (infra.db.lifecycle.ERASED), in the caller's
+        """Deletes every record of the household (infra.db.stores.lifecycle.ERASED), in the caller's
         transaction when there is one (a confirmation's)."""
         await erase_household(self.database, household_id)
 

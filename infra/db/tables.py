@@ -218,7 +218,7 @@ processed_updates = Table(
 )
 
 # The bot's new messages to each group over the last minute, shared by every worker process, so
-# the per-group limit holds across workers (infra/db/group_sends.py). Old rows go as it moves.
+# the per-group limit holds across workers (infra/db/stores/group_sends.py). Old rows go as it moves.
 group_sends = Table(
     "group_sends", metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -229,7 +229,7 @@ group_sends = Table(
 
 # Statement lines a household has imported, by fingerprint (the bank's FITID, otherwise date,
 # amount and description): the primary key is what makes a re-import or a raced confirmation
-# write nothing twice. Written in the confirmation's transaction (infra/db/statement_imports.py).
+# write nothing twice. Written in the confirmation's transaction (infra/db/stores/statement_imports.py).
 statement_imports = Table(
     "statement_imports", metadata,
     Column("household_id", String(ID), primary_key=True),
@@ -245,7 +245,7 @@ Index(None, chats.c.budget_id)
 
 # What the bot sends on its own (a bill's reminder, a month's closing): one row per message owed,
 # claimed under a lease as the inbox claims an update, so that however many workers and
-# `household-bot remind` run, one of them sends it, once (infra/db/schedule.py).
+# `household-bot remind` run, one of them sends it, once (infra/db/stores/schedule.py).
 scheduled_sends = Table(
     "scheduled_sends", metadata,
     Column("kind", String(16), primary_key=True),  # "bill" or "closing"

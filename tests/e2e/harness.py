@@ -44,7 +44,7 @@ import pytest
 import uvicorn
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 
-from bot import command_registry
+from bot.texts import guide
 from infra.db.migrate import upgrade
 from infra.settings import Settings
 from tests.fakes.llm_server import FakeLLMServer
@@ -577,7 +577,7 @@ class Group:
         since = self.mark()
         update = self.message(STRANGER, "/ajuda")
         assert self.post(update, via=via).status_code == 200
-        help_text = command_registry.help_text()
+        help_text = guide.help_text()
         self.tg.wait_for("sendMessage", lambda c: self._delivered(c) and c.params.get("text") == help_text,
                          since=since, timeout=WAIT)
 

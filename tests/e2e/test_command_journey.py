@@ -3,7 +3,7 @@ house, registers an expense, spends, reads the month, creates a goal and contrib
 
 from __future__ import annotations
 
-from bot import command_registry
+from bot.telegram import commands
 from tests.e2e.harness import (
     ANA,
     BRUNO,
@@ -111,4 +111,4 @@ def test_the_menu_telegram_gets_is_the_registrys(tg: FakeTelegramAPI, start_bot:
     [menu] = tg.calls_to("setMyCommands")
 
     assert [(c["command"], c["description"]) for c in menu.params["commands"]] == [
-        (c.command, c.description) for c in command_registry.menu()]
+        (c.command, c.description) for c in commands.menu()]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
-from bot import history
+from bot.texts import history
 from tests.e2e.harness import (
     ANA,
     BRUNO,

@@ -11,8 +11,8 @@ import asyncio
 import time
 from typing import Any
 
-from bot.texts import messages
 from bot.telegram.sending import utf16_units
+from bot.texts import messages
 from domain.money import Money
 from infra.db import ChatDirectory, Database, SqlBudgetRepository
 from tests.e2e.harness import (

@@ -8,7 +8,7 @@ import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.schedule import remind
+from bot.telegram.application import remind
 from tests.e2e.harness import (
     ANA,
     BRUNO,

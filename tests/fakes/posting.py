@@ -1,5 +1,5 @@
 """The service as the handlers drive it: every preview it returns is posted (its message id
-stored), as bot.handlers.deliver does. Only a posted preview can be confirmed (issue 17), so
+stored), as bot.telegram.delivery.deliver does. Only a posted preview can be confirmed (issue 17), so
 service-level tests that press what they proposed use this instead of HouseholdService."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from bot.service import HouseholdService, Outcome, PressResult, Preview
+from bot.app.outcomes import Decision, Outcome, PressResult, Preview
+from bot.app.service import HouseholdService
 
 _message_ids = itertools.count(10_001)
 
@@ -37,9 +38,9 @@ class PostingService(HouseholdService):
     async def undo_last(self, chat_id: int, *args: Any, **kwargs: Any) -> list[Outcome]:
         return await self._posted(chat_id, await super().undo_last(chat_id, *args, **kwargs))
 
-    async def press(self, chat_id: int, user_id: int, data: str | None) -> PressResult:
+    async def press(self, chat_id: int, user_id: int, decision: Decision, key: str) -> PressResult:
         """A press whose answer is a new preview to post (↩️ Desfazer's undo) posts it too."""
-        result = await super().press(chat_id, user_id, data)
+        result = await super().press(chat_id, user_id, decision, key)
         if result.post is not None:
             await self._posted(chat_id, [result.post])
         return result

@@ -10,6 +10,8 @@ across requests and processes).
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 
 from bot.app.ports import ChatLink
@@ -73,6 +75,11 @@ class InMemoryStorage:
         self.statement_imports = InMemoryStatementImports()
         self.logs: dict[str, InMemoryOperationLog] = {}
         self.departed: set[int] = set()
+
+    @contextlib.asynccontextmanager
+    async def unit_of_work(self) -> AsyncIterator[None]:
+        """In memory, each save stands on its own: nothing to roll back."""
+        yield
 
     def operations(self, scope: str) -> InMemoryOperationLog:
         log = self.logs.get(scope)

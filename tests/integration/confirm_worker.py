@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from domain.tools.confirmer import Confirmer
 from domain.tools.budget import RecordSpendTool
+from domain.tools.confirmer import Confirmer
 from infra.db import Database, SqlBudgetRepository, SqlOperationLog
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.command_registry import without_model_note
+from bot.texts.guide import without_model_note
 from domain.agent.chat import AgentChat, AgentReply
 from domain.agent.model import FailureKind
 from domain.agent.prompt import system_prompt
@@ -31,8 +31,8 @@ from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from domain.operations.log import InMemoryOperationLog
 from domain.operations.receipts import ToolReceipt
-from domain.tools.base import Tool
-from domain.tools.toolbox import household_tools
+from domain.tools.base import HouseholdBinding, Tool
+from domain.tools.registry import household_tools
 from infra.llm import LiteLLMModel
 from tests.fakes.llm_server import (
     FakeLLMServer,
@@ -116,8 +116,8 @@ async def build_house(llm: FakeLLMServer) -> House:
     def now() -> datetime:
         return NOW
 
-    tools = household_tools(budget_repo=budgets, budget_id=BUDGET_ID, goal_repo=goals, household=household,
-                            operations=operations, now=now)
+    tools = household_tools(HouseholdBinding(household=household, budget_id=BUDGET_ID, budgets=budgets,
+                                             goals=goals, operations=operations, clock=now))
     prompt = system_prompt(working_memory(household, budget, [goal], TODAY))
     return House(llm, budgets, goals, operations, tools, prompt)
 

@@ -12,9 +12,9 @@ import pytest
 from domain.budget import Budget
 from domain.errors import OperationClosed, OperationConflict, UnknownOperation
 from domain.money import Money, Period
-from domain.tools.confirmer import Confirmer
 from domain.operations.log import Operation, OperationStatus
 from domain.tools.budget import RecordSpendTool
+from domain.tools.confirmer import Confirmer
 from infra.db import Database, SqlBudgetRepository, SqlOperationLog
 from tests.integration.conftest import Backend
 

@@ -1,4 +1,4 @@
-"""The per-group window of new messages (infra/db/group_sends.py) and the limiter in front of PTB
+"""The per-group window of new messages (infra/db/stores/group_sends.py) and the limiter in front of PTB
 (bot/telegram/rate_limit.py): each new message to a group reserves its room, edits and private chats none."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from bot.telegram.rate_limit import SharedGroupLimiter
 from infra.db import Database
-from infra.db.group_sends import GroupSendWindow
+from infra.db.stores.group_sends import GroupSendWindow
 from infra.db.tables import group_sends
 
 GROUP = -1001

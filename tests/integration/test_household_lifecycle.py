@@ -8,9 +8,10 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from bot.service import CONFIRM, HouseholdService, Preview, Speaker, callback_data
+from bot.app.outcomes import Decision, Preview, Speaker
+from bot.app.service import HouseholdService
 from infra.db import Database, SqlStorage, UpdateInbox
-from infra.db.lifecycle import ERASED, NOT_HOUSEHOLD_DATA, expire_previews, purge_inbox
+from infra.db.stores.lifecycle import ERASED, NOT_HOUSEHOLD_DATA, expire_previews, purge_inbox
 from infra.db.tables import metadata, operations, processed_updates
 from tests.fakes.posting import PostingService
 
@@ -35,7 +36,7 @@ def only_preview(outcomes: list[Any]) -> Preview:
 
 
 async def confirm(service: HouseholdService, chat: int, preview: Preview, by: Speaker = ANA) -> None:
-    result = await service.press(chat, by.user_id, callback_data(CONFIRM, preview.key))
+    result = await service.press(chat, by.user_id, Decision.CONFIRM, preview.key)
     assert not result.alert, result
 
 
@@ -97,7 +98,7 @@ async def test_a_confirmation_after_the_erasure_recreates_nothing(database: Data
     spend = only_preview(await service.command(CHAT, ANA, "gasto", "7 mercado"))
     await confirm(service, CHAT, only_preview(await service.erase(CHAT, ANA)))
 
-    late = await service.press(CHAT, BRUNO.user_id, callback_data(CONFIRM, spend.key))
+    late = await service.press(CHAT, BRUNO.user_id, Decision.CONFIRM, spend.key)
 
     assert late.alert
     assert {name: n for name, n in (await counts(database)).items() if n} == {}

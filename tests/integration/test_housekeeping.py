@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.app.housekeeping import close_expired_previews, purge_inbox
-from bot.service import Preview, Speaker
+from bot.app.outcomes import Preview, Speaker
+from bot.telegram.sending import TelegramSender
 from infra.db import Database, SqlStorage, UpdateInbox
 from infra.settings import Settings
 from tests.fakes.posting import PostingService
@@ -63,9 +64,9 @@ async def test_the_sweep_closes_expired_previews_and_edits_their_messages(databa
     bot = EditingBot()
 
     clock.now += timedelta(hours=47)
-    early = await close_expired_previews(database, settings(), bot, clock=clock)  # type: ignore[arg-type]
+    early = await close_expired_previews(database, settings(), TelegramSender(bot), clock=clock)  # type: ignore[arg-type]
     clock.now += timedelta(hours=2)
-    closed = await close_expired_previews(database, settings(), bot, clock=clock)  # type: ignore[arg-type]
+    closed = await close_expired_previews(database, settings(), TelegramSender(bot), clock=clock)  # type: ignore[arg-type]
 
     assert (early, closed) == (0, 1)
     [edit] = bot.edits
@@ -85,5 +86,5 @@ async def test_the_sweep_edits_nothing_in_a_group_the_bot_left(database: Databas
     bot = EditingBot()
     clock.now += timedelta(hours=49)
 
-    assert await close_expired_previews(database, settings(), bot, clock=clock) == 1  # type: ignore[arg-type]
+    assert await close_expired_previews(database, settings(), TelegramSender(bot), clock=clock) == 1  # type: ignore[arg-type]
     assert bot.edits == []

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import select, update
 
 from infra.db import Database, UpdateInbox
-from infra.db.inbox import FAILED, MAX_ATTEMPTS
+from infra.db.stores.inbox import FAILED, MAX_ATTEMPTS
 from infra.db.tables import processed_updates
 
 LEASE = timedelta(seconds=90)

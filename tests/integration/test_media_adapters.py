@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.media import default_transcriber, default_vision_model
+from bot.bootstrap import default_transcriber, default_vision_model
 from domain.agent.model import FailureKind, ModelFailure
 from infra.llm import LiteLLMModel, LiteLLMTranscriber, reads_images
 from infra.settings import Settings

@@ -18,8 +18,8 @@ from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
 from infra.db import DEFAULT_DATABASE_URL, SqlBudgetRepository, SqlGoalRepository, database_url
-from infra.db.ledger import SqlLedger
 from infra.db.migrate import alembic_config, context_options, upgrade, upgrade_database
+from infra.db.stores.ledger import SqlLedger
 from infra.db.tables import metadata
 from tests.integration.conftest import Backend
 

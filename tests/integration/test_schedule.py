@@ -11,14 +11,16 @@ from typing import Any
 from sqlalchemy import select, update
 
 from bot.app.ports import ChatLink
-from bot.schedule import Schedule
+from bot.app.schedule import Schedule
+from bot.app.service import HouseholdService
+from bot.telegram.sending import TelegramSender
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
 from infra.db import Database
-from infra.db.schedule import BILL, Claim, ScheduleStore
 from infra.db.storage import SqlStorage
+from infra.db.stores.schedule import BILL, Claim, ScheduleStore
 from infra.db.tables import chats, expenses, scheduled_sends
 from tests.integration.conftest import Backend
 
@@ -79,8 +81,12 @@ async def household(database: Database, chat_id: int, *, bills: list[tuple[str, 
 
 
 def schedule(database: Database, bot: FakeBot, clock: Clock) -> Schedule:
-    return Schedule(SqlStorage(database), ScheduleStore(database), bot, timezone=SAO_PAULO,  # type: ignore[arg-type]
-                    reminder_hour=9, clock=clock)
+    """The schedule as bot.bootstrap.Services.schedule builds it: Telegram's Sender over the bot,
+    and the month as the service reads it."""
+    storage = SqlStorage(database)
+    month = HouseholdService(storage, clock=clock, timezone=SAO_PAULO).month
+    return Schedule(storage, ScheduleStore(database), TelegramSender(bot), month,  # type: ignore[arg-type]
+                    timezone=SAO_PAULO, reminder_hour=9, clock=clock)
 
 
 async def test_the_day_before_the_billing_day_the_group_gets_one_reminder_from_the_hour_on(

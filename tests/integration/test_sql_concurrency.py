@@ -17,9 +17,9 @@ from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
-from domain.tools.confirmer import Confirmer
 from domain.operations.receipts import ToolReceipt
 from domain.tools.budget import RecordSpendTool
+from domain.tools.confirmer import Confirmer
 from domain.tools.goals import ContributeToGoalTool
 from infra.db import Database, SqlBudgetRepository, SqlGoalRepository, SqlOperationLog
 from infra.db.tables import ledger_entries as entries

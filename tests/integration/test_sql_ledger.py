@@ -7,12 +7,13 @@ import csv
 import io
 from datetime import UTC, datetime
 
-from bot import history
-from bot.service import CONFIRM, HouseholdService, Preview, Speaker, callback_data
+from bot.app.outcomes import Decision, Preview, Speaker
+from bot.app.service import HouseholdService
+from bot.texts import history
 from domain.ledger import EntryKind
 from domain.money import Money, Period
 from infra.db import ChatDirectory, Database, SqlStorage
-from infra.db.ledger import SqlLedger
+from infra.db.stores.ledger import SqlLedger
 from tests.fakes.posting import PostingService
 
 CHAT = -1014100000001
@@ -24,7 +25,7 @@ JUNE = Period(2026, 6)
 async def confirmed(service: HouseholdService, speaker: Speaker, command: str, text: str) -> Preview:
     [preview] = await service.command(CHAT, speaker, command, text)
     assert isinstance(preview, Preview), preview
-    result = await service.press(CHAT, speaker.user_id, callback_data(CONFIRM, preview.key))
+    result = await service.press(CHAT, speaker.user_id, Decision.CONFIRM, preview.key)
     assert not result.alert, result
     return preview
 
@@ -32,7 +33,7 @@ async def confirmed(service: HouseholdService, speaker: Speaker, command: str, t
 async def undone_last(service: HouseholdService, operation_id: str) -> None:
     [undo] = await service.undo_last(CHAT, BRUNO, operation_id=operation_id)
     assert isinstance(undo, Preview), undo
-    result = await service.press(CHAT, BRUNO.user_id, callback_data(CONFIRM, undo.key))
+    result = await service.press(CHAT, BRUNO.user_id, Decision.CONFIRM, undo.key)
     assert not result.alert, result
 
 
@@ -41,7 +42,7 @@ async def a_couple(database: Database) -> HouseholdService:
     await service.start(CHAT, "Casa", ANA)
     [request] = await service.join(CHAT, BRUNO, None)
     assert isinstance(request, Preview)
-    joined = await service.press(CHAT, ANA.user_id, callback_data(CONFIRM, request.key))
+    joined = await service.press(CHAT, ANA.user_id, Decision.CONFIRM, request.key)
     assert not joined.alert, joined
     return service
 

@@ -14,12 +14,12 @@ from sqlalchemy import func, select
 from domain.budget import Budget
 from domain.errors import DomainError
 from domain.money import Money, Period
-from domain.tools.confirmer import Confirmer
 from domain.operations.receipts import ToolReceipt
 from domain.statements import AlreadyImported, StatementLine, plan_import
+from domain.tools.confirmer import Confirmer
 from domain.tools.statements import ImportStatementTool
 from infra.db import Database, SqlBudgetRepository, SqlOperationLog
-from infra.db.statement_imports import SqlStatementImports
+from infra.db.stores.statement_imports import SqlStatementImports
 from infra.db.tables import statement_imports
 from tests.integration.conftest import Backend
 

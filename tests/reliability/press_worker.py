@@ -10,13 +10,14 @@ import asyncio
 import time
 from typing import Any
 
-from bot.service import HouseholdService
+from bot.app.outcomes import Decision
+from bot.app.service import HouseholdService
 from domain.budget import Budget
-from domain.tools.confirmer import Confirmer
 from domain.tools.budget import RecordSpendTool
+from domain.tools.confirmer import Confirmer
 from infra.db import Database, SqlBudgetRepository, SqlOperationLog, SqlStorage
 
-Press = tuple[int, str]  # (Telegram user id, callback data)
+Press = tuple[int, str, str]  # (Telegram user id, a Decision's value, the operation's key)
 
 
 def press_rounds(url: str, engine_options: dict[str, Any], chat_id: int,
@@ -32,8 +33,8 @@ def press_rounds(url: str, engine_options: dict[str, Any], chat_id: int,
             answers = []
             for presses in rounds:
                 barrier.wait()
-                outcomes = await asyncio.gather(*(service.press(chat_id, user, data)
-                                                  for user, data in presses))
+                outcomes = await asyncio.gather(*(service.press(chat_id, user, Decision(decision), key)
+                                                  for user, decision, key in presses))
                 answers.append([(o.answer, o.alert) for o in outcomes])
             return answers
         finally:

@@ -16,7 +16,8 @@ from typing import Any, TypeVar
 
 from sqlalchemy import select
 
-from bot.service import CONFIRM, HouseholdService, Preview, Speaker, callback_data
+from bot.app.outcomes import Decision, Preview, Speaker
+from bot.app.service import HouseholdService
 from domain.money import Period
 from infra.db import ChatDirectory, Database, SqlBudgetRepository
 from infra.db.tables import operations, processed_updates
@@ -100,11 +101,11 @@ async def couple_with_groceries(service: HouseholdService, chat_id: int) -> None
     [join] = await service.join(chat_id, BRUNO, None)
     assert isinstance(join, Preview)
     await posted(service, chat_id, join)
-    assert not (await service.press(chat_id, ANA.user_id, callback_data(CONFIRM, join.key))).alert
+    assert not (await service.press(chat_id, ANA.user_id, Decision.CONFIRM, join.key)).alert
     [preview] = await service.command(chat_id, ANA, "despesa", "Mercado 1.500")
     assert isinstance(preview, Preview)
     await posted(service, chat_id, preview)
-    result = await service.press(chat_id, ANA.user_id, callback_data(CONFIRM, preview.key))
+    result = await service.press(chat_id, ANA.user_id, Decision.CONFIRM, preview.key)
     assert not result.alert, result
 
 

@@ -16,8 +16,8 @@ from sqlalchemy import text
 from bot.texts import messages
 from domain.budget import Budget
 from domain.money import Money, Period
-from domain.tools.confirmer import Confirmer
 from domain.tools.budget import RecordSpendTool
+from domain.tools.confirmer import Confirmer
 from infra.db import Database, SqlBudgetRepository, SqlOperationLog
 from tests.e2e.harness import (
     ANA,

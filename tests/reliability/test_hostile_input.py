@@ -106,7 +106,8 @@ BAD_TOOL_CALLS = [
 
 # (command, what the refusal must name)
 BAD_COMMANDS = [
-    ("/gasto 37.9 mercado", "37.9"),  # a float's dot, not a Brazilian comma
+    ("/gasto 37.9.0 mercado", "37.9.0"),  # neither a decimal point nor thousands (37.90 is cents)
+    ("/gasto 1,500 mercado", "1,500"),  # ambiguous: 1,50 or 1.500
     ("/gasto NaN mercado", "NaN"),
     ("/gasto ∞ mercado", "∞"),
     ("/gasto inf mercado", "inf"),

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
+from bot.app.outcomes import Decision, Preview, Speaker
 from bot.texts import messages
-from bot.service import CONFIRM, Preview, Speaker, callback_data
 from infra.db import Database, SqlStorage
-from infra.db.lifecycle import ERASED, HouseholdKeys
+from infra.db.stores.lifecycle import ERASED, HouseholdKeys
 from infra.db.tables import metadata
 from tests.fakes.posting import PostingService
 from tests.integration.conftest import Backend
@@ -20,6 +20,7 @@ from tests.reliability.support import ANA, BRUNO, couple_with_groceries, race, s
 STRANGER = Speaker(666, "Zé")
 CHAT = -1008000000001
 PRESSES_PER_WORKER = 4
+CONFIRM = Decision.CONFIRM.value  # what a press worker is given (tests/reliability/press_worker.py)
 
 
 async def _table_rows(database: Database) -> dict[str, int]:
@@ -43,13 +44,14 @@ async def _household_rows(database: Database, chat_id: int, keys: HouseholdKeys)
 
 
 async def _strangers_request(backend: Backend) -> tuple[str, dict[str, int]]:
+    """The stranger's /entrar preview's key, and the rows every table holds."""
     database = backend.open()
     try:
         service = PostingService(SqlStorage(database))
         await couple_with_groceries(service, CHAT)
         [request] = await service.join(CHAT, STRANGER, None)
         assert isinstance(request, Preview)
-        return callback_data(CONFIRM, request.key), await _table_rows(database)
+        return request.key, await _table_rows(database)
     finally:
         await database.dispose()
 
@@ -67,8 +69,8 @@ async def _after(backend: Backend) -> tuple[dict[str, int], bool, str]:
 
 def test_a_strangers_entrar_confirmed_by_themselves_is_refused_and_writes_nothing(
         backend: Backend, figures: Figures) -> None:
-    data, before = sync(_strangers_request(backend))
-    presses = [[(STRANGER.user_id, data)] * PRESSES_PER_WORKER]
+    key, before = sync(_strangers_request(backend))
+    presses = [[(STRANGER.user_id, CONFIRM, key)] * PRESSES_PER_WORKER]
 
     answers = race(press_rounds, [(backend.url, backend.engine_options, CHAT, presses)] * 2)
 
@@ -99,7 +101,7 @@ async def _erase_and_spend(backend: Backend, chat_id: int) -> tuple[str, str, Ho
         link = await storage.directory.household_of_chat(chat_id)
         assert link is not None
         keys = HouseholdKeys(link.household_id, (chat_id,), (link.budget_id,))
-        return callback_data(CONFIRM, erase.key), callback_data(CONFIRM, spend.key), keys
+        return erase.key, spend.key, keys
     finally:
         await database.dispose()
 
@@ -122,8 +124,8 @@ def test_apagar_racing_a_confirmation_on_another_worker_ends_deleted_and_recreat
         erase, spend, keys = sync(_erase_and_spend(backend, chat_id))
 
         answers = race(press_rounds, [
-            (backend.url, backend.engine_options, chat_id, [[(ANA.user_id, erase)]]),
-            (backend.url, backend.engine_options, chat_id, [[(BRUNO.user_id, spend)]])])
+            (backend.url, backend.engine_options, chat_id, [[(ANA.user_id, CONFIRM, erase)]]),
+            (backend.url, backend.engine_options, chat_id, [[(BRUNO.user_id, CONFIRM, spend)]])])
 
         left, gone = sync(_left_of(backend, chat_id, keys))
         assert gone

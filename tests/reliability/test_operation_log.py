@@ -14,8 +14,8 @@ from domain.errors import ConcurrentModification, OperationConflict
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
-from domain.tools.confirmer import Confirmer
 from domain.tools.budget import RecordSpendTool, RegisterExpenseTool
+from domain.tools.confirmer import Confirmer
 from infra.db import Database, SqlBudgetRepository, SqlGoalRepository, SqlHouseholdRepository, SqlOperationLog
 from tests.integration.conftest import Backend
 from tests.reliability.report import Figures

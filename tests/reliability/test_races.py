@@ -9,11 +9,12 @@ import os
 import signal
 from decimal import Decimal
 
+from bot.app.outcomes import Decision
+from bot.app.service import HouseholdService
 from bot.texts import messages
-from bot.service import CANCEL, CONFIRM, HouseholdService, callback_data
 from infra.db import ChatDirectory, SqlStorage
 from tests.integration.conftest import Backend
-from tests.reliability.press_worker import confirm_and_hang, press_rounds
+from tests.reliability.press_worker import Press, confirm_and_hang, press_rounds
 from tests.reliability.report import Figures, each
 from tests.reliability.scale import SCALE
 from tests.reliability.support import (
@@ -30,6 +31,8 @@ from tests.reliability.support import (
 CHAT = -1007000000001
 CONFIRMED = messages.confirmed_answer()
 ALREADY = messages.already_confirmed_alert()
+# What a press worker is given (tests/reliability/press_worker.py): a Decision's value.
+CONFIRM, CANCEL = Decision.CONFIRM.value, Decision.CANCEL.value
 
 
 async def _previews(backend: Backend, amounts: list[str]) -> list[tuple[str, str]]:
@@ -58,7 +61,7 @@ def test_confirmar_pressed_24_times_across_3_workers_by_both_members_writes_once
         backend: Backend, figures: Figures) -> None:
     rounds = SCALE.race_rounds
     previews = sync(_previews(backend, ["37,90"] * rounds))
-    per_worker = [[[(ANA.user_id if (worker + press) % 2 else BRUNO.user_id, callback_data(CONFIRM, key))
+    per_worker = [[[(ANA.user_id if (worker + press) % 2 else BRUNO.user_id, CONFIRM, key)
                     for press in range(8)] for _, key in previews] for worker in range(3)]
 
     answers = race(press_rounds, [(backend.url, backend.engine_options, CHAT, worker_rounds)
@@ -81,8 +84,8 @@ def test_confirmar_and_cancelar_at_the_same_moment_end_in_one_state_that_the_bud
     rounds = max(5, 3 * SCALE.race_rounds)
     amounts = [Decimal(2) ** r for r in range(rounds)]  # a sum names the rounds that wrote
     previews = sync(_previews(backend, [str(a) for a in amounts]))
-    confirmer = [[(ANA.user_id, callback_data(CONFIRM, key))] for _, key in previews]
-    canceller = [[(BRUNO.user_id, callback_data(CANCEL, key))] for _, key in previews]
+    confirmer = [[(ANA.user_id, CONFIRM, key)] for _, key in previews]
+    canceller = [[(BRUNO.user_id, CANCEL, key)] for _, key in previews]
 
     answers = race(press_rounds, [(backend.url, backend.engine_options, CHAT, confirmer),
                                   (backend.url, backend.engine_options, CHAT, canceller)])
@@ -113,11 +116,11 @@ def test_twelve_different_spends_confirmed_at_once_on_3_workers_give_the_exact_s
     rounds = SCALE.race_rounds
     cents = [f"0,{n:02d}" for n in range(1, 13)] * rounds  # 0,01 .. 0,12 per round: 0,78
     previews = sync(_previews(backend, cents))
-    per_worker: list[list[list[tuple[int, str]]]] = [[] for _ in range(3)]
+    per_worker: list[list[list[Press]]] = [[] for _ in range(3)]
     for r in range(rounds):
         batch = previews[12 * r:12 * (r + 1)]
         for worker in range(3):
-            per_worker[worker].append([(ANA.user_id if i % 2 else BRUNO.user_id, callback_data(CONFIRM, key))
+            per_worker[worker].append([(ANA.user_id if i % 2 else BRUNO.user_id, CONFIRM, key)
                                        for i, (_, key) in enumerate(batch) if i % 3 == worker])
 
     answers = race(press_rounds, [(backend.url, backend.engine_options, CHAT, worker_rounds)
@@ -146,7 +149,7 @@ async def _press(backend: Backend, key: str) -> str:
     database = backend.open()
     try:
         service = HouseholdService(SqlStorage(database))
-        return (await service.press(CHAT, BRUNO.user_id, callback_data(CONFIRM, key))).answer
+        return (await service.press(CHAT, BRUNO.user_id, Decision.CONFIRM, key)).answer
     finally:
         await database.dispose()
 

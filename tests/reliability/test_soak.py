@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from bot.texts import messages
-from infra.db.group_sends import GroupSendWindow
+from infra.db.stores.group_sends import GroupSendWindow
 from tests.e2e.harness import (
     ANA,
     BRUNO,

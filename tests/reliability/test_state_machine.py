@@ -18,9 +18,9 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_stat
 from domain.budget import Budget
 from domain.errors import OperationClosed, OperationConflict, UnknownOperation
 from domain.money import Money, Period
-from domain.tools.confirmer import Confirmer
 from domain.operations.receipts import ToolReceipt
 from domain.tools.budget import RecordSpendTool
+from domain.tools.confirmer import Confirmer
 from infra.db import SqlBudgetRepository, SqlOperationLog
 from tests.integration.conftest import Backend
 from tests.reliability.report import Figures

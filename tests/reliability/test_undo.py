@@ -7,10 +7,9 @@ from __future__ import annotations
 import asyncio
 from decimal import Decimal
 
-from bot import history
-
-from bot.texts import messages
-from bot.service import CONFIRM, UNDO, HouseholdService, Preview, callback_data
+from bot.app.outcomes import Decision, Preview
+from bot.app.service import HouseholdService
+from bot.texts import history, messages
 from infra.db import SqlStorage
 from tests.e2e.harness import ANA as ANA_IN_TELEGRAM
 from tests.e2e.harness import BRUNO as BRUNO_IN_TELEGRAM
@@ -36,13 +35,15 @@ from tests.reliability.support import couple_with_groceries as couple_by_service
 CHAT = -1014000000001
 CONFIRMED = messages.confirmed_answer()
 ALREADY = messages.already_confirmed_alert()
+# What a press worker is given (tests/reliability/press_worker.py): a Decision's value.
+CONFIRM, UNDO = Decision.CONFIRM.value, Decision.UNDO.value
 
 
 async def _confirmed_spends(service: HouseholdService, *amounts: str) -> list[Preview]:
     previews = []
     for amount in amounts:
         preview = await spend_preview(service, CHAT, amount)
-        result = await service.press(CHAT, ANA.user_id, callback_data(CONFIRM, preview.key))
+        result = await service.press(CHAT, ANA.user_id, Decision.CONFIRM, preview.key)
         assert not result.alert, result
         previews.append(preview)
     return previews
@@ -56,7 +57,7 @@ async def _undo_proposed(backend: Backend) -> tuple[str, str]:
         service = PostingService(SqlStorage(database))
         await couple_by_service(service, CHAT)
         _, spend = await _confirmed_spends(service, "100", "37,90")
-        pressed = await service.press(CHAT, BRUNO.user_id, callback_data(UNDO, spend.key))
+        pressed = await service.press(CHAT, BRUNO.user_id, Decision.UNDO, spend.key)
         assert pressed.post is not None, pressed
         return pressed.post.key, spend.key
     finally:
@@ -84,7 +85,7 @@ async def _undo_operations(backend: Backend) -> list[dict[str, object]]:
 def test_the_undos_confirmar_pressed_24_times_on_3_workers_undoes_once(backend: Backend,
                                                                        figures: Figures) -> None:
     undo_key, _ = sync(_undo_proposed(backend))
-    per_worker = [[[(ANA.user_id if (worker + press) % 2 else BRUNO.user_id, callback_data(CONFIRM, undo_key))
+    per_worker = [[[(ANA.user_id if (worker + press) % 2 else BRUNO.user_id, CONFIRM, undo_key)
                     for press in range(8)]] for worker in range(3)]
 
     answers = race(press_rounds, [(backend.url, backend.engine_options, CHAT, rounds) for rounds in per_worker])
@@ -110,7 +111,7 @@ def test_desfazer_pressed_at_once_on_2_workers_and_twice_on_each_proposes_one_un
         spend_key = sync(spent())
     finally:
         sync(database.dispose())
-    presses = [[[(ANA.user_id, callback_data(UNDO, spend_key)), (BRUNO.user_id, callback_data(UNDO, spend_key))]]
+    presses = [[[(ANA.user_id, UNDO, spend_key), (BRUNO.user_id, UNDO, spend_key)]]
                for _ in range(2)]
 
     race(press_rounds, [(backend.url, backend.engine_options, CHAT, rounds) for rounds in presses])
@@ -142,8 +143,8 @@ def test_two_different_undos_of_one_spend_confirmed_at_once_on_2_workers_reverse
 
     other_key = sync(second_undo())
     answers = race(press_rounds, [
-        (backend.url, backend.engine_options, CHAT, [[(ANA.user_id, callback_data(CONFIRM, undo_key))]]),
-        (backend.url, backend.engine_options, CHAT, [[(BRUNO.user_id, callback_data(CONFIRM, other_key))]]),
+        (backend.url, backend.engine_options, CHAT, [[(ANA.user_id, CONFIRM, undo_key)]]),
+        (backend.url, backend.engine_options, CHAT, [[(BRUNO.user_id, CONFIRM, other_key)]]),
     ])
 
     said = sorted((answer, alert) for worker in answers for answer, alert in worker[0])
@@ -170,11 +171,11 @@ def test_a_confirmation_of_the_undo_processed_again_writes_nothing_more(backend:
         database = backend.open()
         try:
             service = PostingService(SqlStorage(database))
-            data = callback_data(CONFIRM, undo_key)
-            first = await service.press(CHAT, ANA.user_id, data)
-            again = await service.press(CHAT, ANA.user_id, data)  # a retried update, after a crash
-            both = await asyncio.gather(service.press(CHAT, BRUNO.user_id, data),
-                                        service.press(CHAT, ANA.user_id, callback_data(UNDO, spend_key)))
+            first = await service.press(CHAT, ANA.user_id, Decision.CONFIRM, undo_key)
+            # a retried update, after a crash
+            again = await service.press(CHAT, ANA.user_id, Decision.CONFIRM, undo_key)
+            both = await asyncio.gather(service.press(CHAT, BRUNO.user_id, Decision.CONFIRM, undo_key),
+                                        service.press(CHAT, ANA.user_id, Decision.UNDO, spend_key))
             assert both[1].alert and both[1].post is None
             return first.answer, again.answer, both[0].answer, await actual_in(database, CHAT)
         finally:

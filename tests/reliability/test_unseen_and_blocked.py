@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
-from bot.texts import messages
 from bot.telegram.retries import SEND_ATTEMPTS
+from bot.texts import messages
 from domain.agent.chat import MAX_TOOL_CALLS_PER_ANSWER, TOO_MANY_CALLS_REPLY
 from tests.e2e.harness import ANA, BRUNO, SECRET, SECRET_HEADER, Group, Person, previews_in
 from tests.fakes.llm_server import FakeLLMServer, delay, text, tool_calls

@@ -20,9 +20,9 @@ from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
 from domain.money import Money, Period
 from domain.operations.log import InMemoryOperationLog
 from domain.operations.receipts import ToolReceipt
-from domain.tools.base import Tool
+from domain.tools.base import HouseholdBinding, Tool
 from domain.tools.budget import BudgetStatusTool, RecordSpendTool
-from domain.tools.toolbox import household_tools
+from domain.tools.registry import household_tools
 from tests.fakes.scripted_model import (
     FailingModel,
     ScriptedModel,
@@ -253,8 +253,8 @@ async def test_an_answer_that_is_neither_text_nor_tool_calls_is_an_invalid_respo
 
 def every_tool(repo: InMemoryBudgetRepository, goals: InMemoryGoalRepository,
                household: Household) -> list[Tool[Any]]:
-    return household_tools(budget_repo=repo, budget_id=BUDGET_ID, goal_repo=goals, household=household,
-                           operations=InMemoryOperationLog())
+    return household_tools(HouseholdBinding(household=household, budget_id=BUDGET_ID, budgets=repo,
+                                            goals=goals, operations=InMemoryOperationLog()))
 
 
 def parameters(tools: list[dict[str, Any]], name: str) -> dict[str, Any]:

@@ -249,14 +249,6 @@ def test_replace_actual_replaces_the_months_actual() -> None:
     assert groceries.actual_for(JUNE) == brl(1800)
 
 
-def test_the_contracts_record_spend_still_replaces_the_months_actual() -> None:
-    _, groceries = budget_with_groceries()
-    groceries.add_to_actual(JUNE, brl(200))
-
-    assert groceries.record_spend(JUNE, brl(1800)) == brl(1800)
-    assert groceries.actual_for(JUNE) == brl(1800)
-
-
 def test_a_negative_spend_is_refused() -> None:
     _, groceries = budget_with_groceries()
 

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.app.service import HouseholdService
+from bot.commands.catalog import COMMANDS
+from bot.console.console import Console, person_id
+from bot.console.main import enable_line_editing, quiet_logging
 from bot.texts import messages
-from bot.command_registry import COMMANDS
-from bot.console import Console, enable_line_editing, person_id, quiet_logging
-from bot.service import HouseholdService
 from tests.fakes.storage import InMemoryStorage
 
 
@@ -152,7 +153,7 @@ def test_the_console_turns_line_editing_on() -> None:
     assert "readline" in sys.modules
 
 
-# A session that uses every command of bot/command_registry.py once (and "/help", /ajuda's alias):
+# A session that uses every command of bot/commands/catalog.py once (and "/help", /ajuda's alias):
 # each line, and a piece of what the console answers to it.
 EVERY_COMMAND_SESSION = (
     ("/start", "Casa no terminal"),

@@ -8,8 +8,7 @@ import pytest
 from domain.errors import InvalidArgument, InvalidMoney, MissingExchangeRate, NotAGoalMember
 from domain.goals import Contribution, Goal, whole_months_between
 from domain.household import Member
-from domain.money import Money
-from domain.rates import FixedRates
+from domain.money import FixedRates, Money
 
 ANA = Member(id="m-ana", name="Ana")
 BRUNO = Member(id="m-bruno", name="Bruno")

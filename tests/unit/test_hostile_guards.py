@@ -10,10 +10,12 @@ import pytest
 from telegram import Update
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from bot.texts import messages
-from bot.telegram.retries import SEND_ATTEMPTS, retry_delay, with_retries
+from bot.app.conversation import MAX_MODEL_TEXT
+from bot.app.outcomes import Reply, Speaker
+from bot.app.service import HouseholdService
 from bot.telegram.gate import has_nul, ignored
-from bot.service import MAX_MODEL_TEXT, HouseholdService, Reply, Speaker
+from bot.telegram.retries import SEND_ATTEMPTS, retry_delay, with_retries
+from bot.texts import messages
 from domain.agent.chat import MAX_TOOL_CALLS_PER_ANSWER, TOO_MANY_CALLS_REPLY, AgentChat
 from domain.budget import Budget
 from domain.in_memory import InMemoryBudgetRepository

@@ -12,25 +12,17 @@ import asyncio
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from decimal import Decimal
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
-from bot.texts import guide
-
-from bot.texts import messages
-from bot.service import (
-    CANCEL,
-    CONFIRM,
-    Edit,
-    HouseholdService,
-    Outcome,
-    PressResult,
-    Preview,
-    Reply,
-    Speaker,
-    callback_data,
-)
+from bot.app.outcomes import Decision, Edit, Outcome, PressResult, Preview, Reply, Speaker
+from bot.app.service import HouseholdService
+from bot.telegram import handlers
+from bot.telegram.keyboards import callback_data
+from bot.telegram.sending import SERVICE
+from bot.texts import guide, messages
 from domain.agent.model import FailureKind
 from domain.budget import Budget
 from domain.goals import Goal
@@ -78,7 +70,7 @@ def storage(clock: Clock) -> InMemoryStorage:
 
 @pytest.fixture
 def service(storage: InMemoryStorage, clock: Clock) -> HouseholdService:
-    return PostingService(storage, model=None, clock=clock, ttl=TTL)
+    return PostingService(storage, model=None, clock=clock)
 
 
 @pytest.fixture
@@ -147,19 +139,56 @@ def only_reply(outcomes: list[Outcome]) -> str:
     return reply.text
 
 
-def ok(preview: Preview) -> str:
-    return callback_data(CONFIRM, preview.key)
+def ok(preview: Preview) -> tuple[Decision, str]:
+    return Decision.CONFIRM, preview.key
 
 
-def no(preview: Preview) -> str:
-    return callback_data(CANCEL, preview.key)
+def no(preview: Preview) -> tuple[Decision, str]:
+    return Decision.CANCEL, preview.key
+
+
+class PressedQuery:
+    """A button press as bot.telegram.handlers.press reads it; keeps what it was answered."""
+
+    def __init__(self, data: str | None, user_id: int, chat_id: int) -> None:
+        self.data = data
+        self.from_user = SimpleNamespace(id=user_id)
+        self.message = SimpleNamespace(chat=SimpleNamespace(id=chat_id), message_id=1)
+        self.answers: list[tuple[str | None, bool]] = []
+
+    async def answer(self, text: str | None = None, show_alert: bool = False, **_: Any) -> bool:
+        self.answers.append((text, show_alert))
+        return True
+
+
+class RecordingBot:
+    """A Telegram bot that only records what it was asked to do."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        async def record(*args: Any, **kwargs: Any) -> None:
+            self.calls.append(name)
+        return record
+
+
+async def pressed_on_telegram(service: HouseholdService, chat: int, user_id: int,
+                              data: str | None) -> tuple[list[tuple[str | None, bool]], list[str]]:
+    """Raw callback data through Telegram's press handler: how the press was answered (text,
+    as an alert), and what else the bot was asked to do (edits, posts)."""
+    query = PressedQuery(data, user_id, chat)
+    bot = RecordingBot()
+    await handlers.press(cast(Any, SimpleNamespace(callback_query=query)),
+                         cast(Any, SimpleNamespace(bot=bot, bot_data={SERVICE: service})))
+    return query.answers, bot.calls
 
 
 async def admitted(service: HouseholdService, speaker: Speaker, name: str | None = None,
                    chat: int = CHAT, by: Speaker = ANA) -> PressResult:
     """`speaker` sends /entrar and `by`, a member, confirms it."""
     preview = only_preview(await service.join(chat, speaker, name))
-    result = await service.press(chat, by.user_id, ok(preview))
+    result = await service.press(chat, by.user_id, *ok(preview))
     assert not result.alert, result
     return result
 
@@ -174,7 +203,7 @@ async def couple(service: HouseholdService, chat: int = CHAT) -> None:
 async def confirmed(service: HouseholdService, speaker: Speaker, command: str, text: str,
                     chat: int = CHAT) -> PressResult:
     preview = only_preview(await service.command(chat, speaker, command, text))
-    result = await service.press(chat, speaker.user_id, ok(preview))
+    result = await service.press(chat, speaker.user_id, *ok(preview))
     assert not result.alert, result
     return result
 
@@ -245,7 +274,7 @@ async def test_a_second_persons_start_or_entrar_asks_and_a_members_confirmation_
     assert "Bruno quer entrar na casa" in preview.text
     assert saves(storage) == writes
     assert await service.member(CHAT, BRUNO.user_id) is None
-    result = await service.press(CHAT, ANA.user_id, ok(preview))
+    result = await service.press(CHAT, ANA.user_id, *ok(preview))
     assert not result.alert
     assert await storage.directory.household_of_chat(CHAT) == link
     assert [m.name for m in (await household(storage)).members] == ["Ana", "Bruno"]
@@ -259,7 +288,7 @@ async def test_the_requesters_own_confirmation_is_refused_and_writes_nothing(
     preview = only_preview(await service.join(CHAT, STRANGER, None))
     writes = saves(storage)
 
-    result = await service.press(CHAT, STRANGER.user_id, ok(preview))
+    result = await service.press(CHAT, STRANGER.user_id, *ok(preview))
 
     assert result.alert and result.answer == messages.own_join_alert()
     assert saves(storage) == writes
@@ -271,8 +300,8 @@ async def test_the_requester_may_withdraw_their_own_request(
     await service.start(CHAT, GROUP, ANA)
     preview = only_preview(await service.join(CHAT, STRANGER, None))
 
-    result = await service.press(CHAT, STRANGER.user_id, no(preview))
-    late = await service.press(CHAT, ANA.user_id, ok(preview))
+    result = await service.press(CHAT, STRANGER.user_id, *no(preview))
+    late = await service.press(CHAT, ANA.user_id, *ok(preview))
 
     assert not result.alert
     assert late.alert
@@ -285,7 +314,7 @@ async def test_sair_takes_the_member_out_and_they_can_no_longer_confirm(
     preview = only_preview(await service.command(CHAT, ANA, "gasto", "37,90 mercado"))
 
     text = await service.leave(CHAT, BRUNO.user_id)
-    refused = await service.press(CHAT, BRUNO.user_id, ok(preview))
+    refused = await service.press(CHAT, BRUNO.user_id, *ok(preview))
 
     assert "Bruno saiu da casa" in text
     assert refused.alert and refused.answer == messages.not_a_member_alert()
@@ -299,12 +328,12 @@ async def test_a_member_who_left_the_group_can_no_longer_confirm_and_may_come_ba
     preview = only_preview(await service.command(CHAT, ANA, "gasto", "37,90 mercado"))
 
     assert await service.member_left(CHAT, BRUNO.user_id) == "Bruno"
-    assert (await service.press(CHAT, BRUNO.user_id, ok(preview))).alert
+    assert (await service.press(CHAT, BRUNO.user_id, *ok(preview))).alert
     await admitted(service, BRUNO)
 
     back = await service.member(CHAT, BRUNO.user_id)
     assert back is not None and back.name == "Bruno"
-    assert not (await service.press(CHAT, BRUNO.user_id, ok(preview))).alert
+    assert not (await service.press(CHAT, BRUNO.user_id, *ok(preview))).alert
 
 
 async def test_apagar_confirmed_by_a_member_deletes_the_household(
@@ -313,7 +342,7 @@ async def test_apagar_confirmed_by_a_member_deletes_the_household(
     preview = only_preview(await service.erase(CHAT, BRUNO))
     assert saves(storage) > 0 and "Apagar" in preview.text
 
-    result = await service.press(CHAT, ANA.user_id, ok(preview))
+    result = await service.press(CHAT, ANA.user_id, *ok(preview))
 
     assert not result.alert
     assert await storage.directory.household_of_chat(CHAT) is None
@@ -337,7 +366,7 @@ async def test_a_migrated_group_keeps_its_household_and_its_pending_previews(
     assert await service.migrate(CHAT, OTHER_CHAT)
     assert not await service.migrate(CHAT, OTHER_CHAT)  # the second of Telegram's two messages
 
-    assert not (await service.press(OTHER_CHAT, BRUNO.user_id, ok(preview))).alert
+    assert not (await service.press(OTHER_CHAT, BRUNO.user_id, *ok(preview))).alert
     assert (await budget(storage, OTHER_CHAT)).find_by_name("Mercado").actual_for(JUNE).amount == Decimal("37.90")
     assert only_reply(await service.command(CHAT, ANA, "gasto", "1 mercado")) == messages.not_started_text()
 
@@ -397,7 +426,7 @@ async def test_gasto_gives_a_portuguese_preview_and_writes_nothing(
     assert "R$ 37,90" in preview.text
     assert "junho de 2026" in preview.text
     assert "{" not in preview.text and "Decimal" not in preview.text
-    assert len(ok(preview).encode()) <= 64
+    assert len(callback_data(*ok(preview)).encode()) <= 64  # Telegram's limit on a button's data
     assert saves(storage) == writes
     assert await actual(storage, "Mercado") == 0
 
@@ -407,7 +436,7 @@ async def test_confirmar_writes_the_spend_exactly_once(
     preview = await spend_preview(service)
     writes = saves(storage)
 
-    result = await service.press(CHAT, ANA.user_id, ok(preview))
+    result = await service.press(CHAT, ANA.user_id, *ok(preview))
 
     assert (result.answer, result.alert) == (messages.confirmed_answer(), False)
     assert await actual(storage, "Mercado") == Decimal("37.90")
@@ -420,10 +449,10 @@ async def test_confirmar_writes_the_spend_exactly_once(
 async def test_pressing_confirmar_again_answers_already_and_writes_nothing(
         service: HouseholdService, storage: InMemoryStorage) -> None:
     preview = await spend_preview(service)
-    await service.press(CHAT, ANA.user_id, ok(preview))
+    await service.press(CHAT, ANA.user_id, *ok(preview))
     writes = saves(storage)
 
-    again = await service.press(CHAT, ANA.user_id, ok(preview))
+    again = await service.press(CHAT, ANA.user_id, *ok(preview))
 
     assert "já" in again.answer
     assert saves(storage) == writes
@@ -433,10 +462,10 @@ async def test_pressing_confirmar_again_answers_already_and_writes_nothing(
 async def test_a_second_member_pressing_writes_nothing_more(
         service: HouseholdService, storage: InMemoryStorage) -> None:
     preview = await spend_preview(service)
-    await service.press(CHAT, ANA.user_id, ok(preview))
+    await service.press(CHAT, ANA.user_id, *ok(preview))
     writes = saves(storage)
 
-    second = await service.press(CHAT, BRUNO.user_id, ok(preview))
+    second = await service.press(CHAT, BRUNO.user_id, *ok(preview))
 
     assert "já" in second.answer
     assert saves(storage) == writes
@@ -449,7 +478,7 @@ async def test_ten_concurrent_presses_write_once(service: HouseholdService, stor
     writes = saves(storage)
     pressers = [ANA, BRUNO] * 5
 
-    results = await asyncio.gather(*(service.press(CHAT, p.user_id, ok(preview)) for p in pressers))
+    results = await asyncio.gather(*(service.press(CHAT, p.user_id, *ok(preview)) for p in pressers))
 
     assert [r.answer for r in results].count(messages.confirmed_answer()) == 1
     assert all("já" in r.answer for r in results if r.answer != messages.confirmed_answer())
@@ -462,8 +491,8 @@ async def test_cancelar_then_confirmar_writes_nothing_and_the_confirm_is_refused
     preview = await spend_preview(service)
     writes = saves(storage)
 
-    cancelled = await service.press(CHAT, ANA.user_id, no(preview))
-    late = await service.press(CHAT, BRUNO.user_id, ok(preview))
+    cancelled = await service.press(CHAT, ANA.user_id, *no(preview))
+    late = await service.press(CHAT, BRUNO.user_id, *ok(preview))
 
     assert cancelled.answer == messages.cancelled_answer() and not cancelled.alert
     assert late.alert
@@ -477,9 +506,9 @@ async def test_cancelar_then_confirmar_writes_nothing_and_the_confirm_is_refused
 async def test_cancelar_after_confirmar_is_refused_and_the_write_stays(
         service: HouseholdService, storage: InMemoryStorage) -> None:
     preview = await spend_preview(service)
-    await service.press(CHAT, ANA.user_id, ok(preview))
+    await service.press(CHAT, ANA.user_id, *ok(preview))
 
-    late = await service.press(CHAT, BRUNO.user_id, no(preview))
+    late = await service.press(CHAT, BRUNO.user_id, *no(preview))
 
     assert late.alert and "já" in late.answer
     assert await actual(storage, "Mercado") == Decimal("37.90")
@@ -490,7 +519,7 @@ async def test_gasto_with_a_month_records_in_that_month(
     await with_mercado(service)
 
     preview = only_preview(await service.command(CHAT, ANA, "gasto", "37,90 mercado 2026-05"))
-    await service.press(CHAT, ANA.user_id, ok(preview))
+    await service.press(CHAT, ANA.user_id, *ok(preview))
 
     assert "maio de 2026" in preview.text
     assert await actual(storage, "Mercado", MAY) == Decimal("37.90")
@@ -503,7 +532,7 @@ async def test_aporte_is_paid_by_the_sender_and_dated_today(
     await confirmed(service, ANA, "meta", "Amsterdam 6000 EUR até 2026-09-01")
 
     preview = only_preview(await service.command(CHAT, BRUNO, "aporte", "500 Amsterdam"))
-    await service.press(CHAT, ANA.user_id, ok(preview))
+    await service.press(CHAT, ANA.user_id, *ok(preview))
 
     assert "Pago por: Bruno" in preview.text
     assert "15/06/2026" in preview.text
@@ -523,7 +552,7 @@ async def test_a_preview_names_the_goal_and_expense_as_the_household_spells_them
 
     contribution = only_preview(await service.command(CHAT, BRUNO, "aporte", "500 lua"))
     spend = only_preview(await service.command(CHAT, BRUNO, "gasto", "10 MERCADO"))
-    result = await service.press(CHAT, ANA.user_id, ok(contribution))
+    result = await service.press(CHAT, ANA.user_id, *ok(contribution))
 
     assert "Meta: Lua de mel" in contribution.text
     assert "Despesa: Mercado" in spend.text
@@ -537,7 +566,7 @@ async def test_meta_makes_every_member_a_contributor(
     await admitted(service, BIA, "Bia")
 
     preview = only_preview(await service.command(CHAT, ANA, "meta", "Lua de mel 6000 EUR até 2028-06-01"))
-    await service.press(CHAT, BRUNO.user_id, ok(preview))
+    await service.press(CHAT, BRUNO.user_id, *ok(preview))
 
     assert "Ana, Bruno e Bia" in preview.text
     assert "€ 6.000,00" in preview.text
@@ -643,7 +672,7 @@ async def test_a_non_members_press_gets_an_alert_and_writes_nothing(
     writes = saves(storage)
 
     for data in (ok(preview), no(preview)):
-        result = await service.press(CHAT, STRANGER.user_id, data)
+        result = await service.press(CHAT, STRANGER.user_id, *data)
         assert result.alert and result.edit is None
         assert result.answer == messages.not_a_member_alert()
 
@@ -663,13 +692,14 @@ async def test_a_non_members_press_gets_an_alert_and_writes_nothing(
 ])
 async def test_forged_or_malformed_callback_data_gets_an_alert_and_writes_nothing(
         service: HouseholdService, storage: InMemoryStorage, data: Any) -> None:
+    """Callback data is read by Telegram's press handler (bot.telegram.keyboards.read_callback)
+    and its key checked again by the service: either way one alert, no edit, no write."""
     preview = await spend_preview(service)
     writes = saves(storage)
+    answers, sent = await pressed_on_telegram(service, CHAT, ANA.user_id, data)
 
-    result = await service.press(CHAT, ANA.user_id, data)
-
-    assert result.alert and result.edit is None
-    assert result.answer == messages.unknown_operation_alert()
+    assert answers == [(messages.unknown_operation_alert(), True)]  # an alert
+    assert sent == []  # no edit, no post
     assert saves(storage) == writes
     assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.PENDING
 
@@ -681,14 +711,14 @@ async def test_another_chats_key_gets_an_alert_and_writes_nothing(
     writes = saves(storage)
 
     for data in (ok(preview), no(preview)):
-        result = await service.press(OTHER_CHAT, CARLA.user_id, data)
+        result = await service.press(OTHER_CHAT, CARLA.user_id, *data)
         assert result.alert and result.edit is None
         assert result.answer == messages.unknown_operation_alert()
 
     assert saves(storage) == writes
     assert (await stored_operation(storage, preview.operation_id)).status is OperationStatus.PENDING
     # still Ana's to confirm in her own chat
-    assert (await service.press(CHAT, ANA.user_id, ok(preview))).answer == messages.confirmed_answer()
+    assert (await service.press(CHAT, ANA.user_id, *ok(preview))).answer == messages.confirmed_answer()
 
 
 async def test_a_member_of_another_household_cannot_press_here(
@@ -697,14 +727,14 @@ async def test_a_member_of_another_household_cannot_press_here(
     await service.start(OTHER_CHAT, "Casa da Carla", CARLA)
     writes = saves(storage)
 
-    result = await service.press(CHAT, CARLA.user_id, ok(preview))
+    result = await service.press(CHAT, CARLA.user_id, *ok(preview))
 
     assert result.alert and result.answer == messages.not_a_member_alert()
     assert saves(storage) == writes
 
 
 async def test_a_press_in_a_chat_that_is_no_household_gets_an_alert(service: HouseholdService) -> None:
-    result = await service.press(OTHER_CHAT, ANA.user_id, "ok:AAAAAAAAAAAAAAAA")
+    result = await service.press(OTHER_CHAT, ANA.user_id, Decision.CONFIRM, "AAAAAAAAAAAAAAAA")
 
     assert result.alert and result.edit is None
 
@@ -716,7 +746,7 @@ async def test_an_expired_preview_is_refused_and_marked_expired(
     writes = saves(storage)
     clock.advance(TTL + timedelta(minutes=1))
 
-    result = await service.press(CHAT, ANA.user_id, ok(preview))
+    result = await service.press(CHAT, ANA.user_id, *ok(preview))
 
     assert result.alert
     assert "expirou" in result.answer
@@ -733,7 +763,7 @@ async def test_a_preview_just_inside_the_ttl_still_confirms(
     preview = await spend_preview(service)
     clock.advance(TTL - timedelta(minutes=1))
 
-    result = await service.press(CHAT, ANA.user_id, ok(preview))
+    result = await service.press(CHAT, ANA.user_id, *ok(preview))
 
     assert result.answer == messages.confirmed_answer()
     assert await actual(storage, "Mercado") == Decimal("37.90")
@@ -755,7 +785,7 @@ async def test_a_confirmation_edits_the_posted_preview_to_the_confirmed_text(
     preview = await spend_preview(service)
     await service.preview_posted(CHAT, preview.operation_id, 501)
 
-    result = await service.press(CHAT, ANA.user_id, ok(preview))
+    result = await service.press(CHAT, ANA.user_id, *ok(preview))
 
     assert result.edit is not None
     assert result.edit.message_id == 501
@@ -763,7 +793,7 @@ async def test_a_confirmation_edits_the_posted_preview_to_the_confirmed_text(
     assert "R$ 37,90" in result.edit.text
     assert "Confirma?" not in result.edit.text
     # a repeated press edits to the same final text, no more
-    again = await service.press(CHAT, BRUNO.user_id, ok(preview))
+    again = await service.press(CHAT, BRUNO.user_id, *ok(preview))
     assert again.edit == result.edit
 
 
@@ -771,7 +801,7 @@ async def test_a_cancel_edits_the_posted_preview_to_the_cancelled_text(service: 
     preview = await spend_preview(service)
     await service.preview_posted(CHAT, preview.operation_id, 502)
 
-    result = await service.press(CHAT, BRUNO.user_id, no(preview))
+    result = await service.press(CHAT, BRUNO.user_id, *no(preview))
 
     assert result.edit is not None
     assert result.edit.message_id == 502
@@ -785,7 +815,7 @@ async def test_a_press_on_a_preview_that_was_never_posted_is_refused_and_writes_
     preview = only_preview(await HouseholdService.command(service, CHAT, ANA, "gasto", "37,90 mercado"))
     writes = saves(storage)
 
-    result = await service.press(CHAT, ANA.user_id, ok(preview))
+    result = await service.press(CHAT, ANA.user_id, *ok(preview))
 
     assert result.alert and result.edit is None
     assert "não chegou ao grupo" in result.answer
@@ -801,7 +831,7 @@ async def test_a_preview_that_could_not_be_posted_is_closed_for_good(
 
     await service.preview_not_posted(CHAT, preview.operation_id)
     await service.preview_posted(CHAT, preview.operation_id, 900)  # a late id changes nothing
-    result = await service.press(CHAT, ANA.user_id, ok(preview))
+    result = await service.press(CHAT, ANA.user_id, *ok(preview))
 
     assert result.alert
     assert await actual(storage, "Mercado") == 0
@@ -836,7 +866,7 @@ def spend_args(**extra: Any) -> dict[str, Any]:
 
 
 def agent(storage: InMemoryStorage, clock: Clock, model: ScriptedModel) -> HouseholdService:
-    return PostingService(storage, model=model, clock=clock, ttl=TTL)
+    return PostingService(storage, model=model, clock=clock)
 
 
 async def test_a_model_that_reads_and_then_says_nothing_still_leaves_the_member_an_answer(
@@ -907,16 +937,14 @@ async def test_a_preview_names_an_expense_registered_while_the_model_thought_as_
         storage: InMemoryStorage, clock: Clock) -> None:
     """The working memory's budget names the previews' expenses; one it does not know yet (Bruno
     registered it meanwhile) is looked up again rather than shown as typed."""
-    service = agent(storage, clock, ScriptedModel())
-
     class RegisteringModel(ScriptedModel):
         async def complete(self, messages: list[Any], tools: list[dict[str, Any]]) -> Any:
             if len(self.requests) == 0:
-                await confirmed(service, BRUNO, "despesa", "Farmácia 200")
+                await confirmed(thinking_for, BRUNO, "despesa", "Farmácia 200")
             return await super().complete(messages, tools)
 
     model = RegisteringModel(call("recordSpend", spend_args(expense="FARMACIA")))
-    service.model = model
+    thinking_for = service = agent(storage, clock, model)
     await with_mercado(service)
 
     [preview] = await service.talk(CHAT, ANA, "gastei 37,90 na farmacia")
@@ -961,7 +989,7 @@ async def test_a_preview_made_by_the_model_is_confirmed_by_its_button(
     [preview] = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
     assert isinstance(preview, Preview)
 
-    result = await service.press(CHAT, BRUNO.user_id, ok(preview))
+    result = await service.press(CHAT, BRUNO.user_id, *ok(preview))
 
     assert result.answer == messages.confirmed_answer()
     assert await actual(storage, "Mercado") == Decimal("37.90")
@@ -1105,5 +1133,5 @@ async def test_a_command_processed_again_after_a_crash_does_not_propose_twice(
 
     assert [o.key for o in unposted_again if isinstance(o, Preview)] == [first.key]
     assert posted_again == []
-    await service.press(CHAT, ANA.user_id, ok(first))
+    await service.press(CHAT, ANA.user_id, *ok(first))
     assert await actual(storage, "Mercado") == Decimal("10")

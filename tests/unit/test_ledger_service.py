@@ -8,8 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from bot import history
-from bot.service import UNDO, HouseholdService, Preview, callback_data
+from bot.app.outcomes import Decision, Preview
+from bot.app.service import HouseholdService
+from bot.texts import history
 from domain.ledger import EntryKind, LedgerEntry
 from domain.money import Money, Period
 from tests.fakes.posting import PostingService
@@ -31,6 +32,7 @@ from tests.unit.test_household_service import (
     ok,
     only_preview,
     only_reply,
+    pressed_on_telegram,
     stored_operation,
     with_mercado,
 )
@@ -43,14 +45,14 @@ def storage() -> InMemoryStorage:
 
 @pytest.fixture
 def service(storage: InMemoryStorage) -> HouseholdService:
-    return PostingService(storage, model=None, clock=storage.clock, ttl=TTL)
+    return PostingService(storage, model=None, clock=storage.clock)
 
 
 async def posted_spend(service: HouseholdService, text: str = "37,90 mercado", message_id: int = 500) -> Preview:
     """A confirmed `/gasto`, its preview posted as message `message_id`."""
     preview = only_preview(await service.command(CHAT, ANA, "gasto", text))
     await service.preview_posted(CHAT, preview.operation_id, message_id)
-    result = await service.press(CHAT, ANA.user_id, ok(preview))
+    result = await service.press(CHAT, ANA.user_id, *ok(preview))
     assert result.edit is not None and result.edit.undo_key == preview.key
     return preview
 
@@ -71,14 +73,14 @@ async def test_the_desfazer_button_proposes_an_undo_that_a_confirmation_applies_
     await with_mercado(service)
     spend = await posted_spend(service)
 
-    pressed = await service.press(CHAT, BRUNO.user_id, callback_data(UNDO, spend.key))
+    pressed = await service.press(CHAT, BRUNO.user_id, Decision.UNDO, spend.key)
     assert pressed.post is not None and not pressed.alert
     assert "Desfazer" in pressed.post.text and "Mercado" in pressed.post.text
     assert await actual(storage, "Mercado") == Decimal("37.90")  # a preview writes nothing
     await service.preview_posted(CHAT, pressed.post.operation_id, 501)
 
-    done = await service.press(CHAT, BRUNO.user_id, ok(pressed.post))
-    again = await service.press(CHAT, ANA.user_id, ok(pressed.post))
+    done = await service.press(CHAT, BRUNO.user_id, *ok(pressed.post))
+    again = await service.press(CHAT, ANA.user_id, *ok(pressed.post))
 
     assert not done.alert and done.edit is not None and done.edit.undo_key is None
     assert done.undone is not None and done.undone.message_id == 500 and done.undone.undo_key is None
@@ -95,11 +97,11 @@ async def test_an_operation_already_undone_cannot_be_undone_again(
         service: HouseholdService, storage: InMemoryStorage) -> None:
     await with_mercado(service)
     spend = await posted_spend(service)
-    undo = await service.press(CHAT, ANA.user_id, callback_data(UNDO, spend.key))
+    undo = await service.press(CHAT, ANA.user_id, Decision.UNDO, spend.key)
     assert undo.post is not None
-    await service.press(CHAT, ANA.user_id, ok(undo.post))
+    await service.press(CHAT, ANA.user_id, *ok(undo.post))
 
-    twice = await service.press(CHAT, ANA.user_id, callback_data(UNDO, spend.key))
+    twice = await service.press(CHAT, ANA.user_id, Decision.UNDO, spend.key)
     by_command = only_preview(await service.undo_last(CHAT, ANA, operation_id="cmd-9"))
 
     assert twice.alert and twice.post is None and "já foi desfeita" in twice.answer
@@ -112,11 +114,11 @@ async def test_a_second_press_of_desfazer_does_not_post_a_second_undo(
         service: HouseholdService) -> None:
     await with_mercado(service)
     spend = await posted_spend(service)
-    first = await service.press(CHAT, ANA.user_id, callback_data(UNDO, spend.key))
+    first = await service.press(CHAT, ANA.user_id, Decision.UNDO, spend.key)
     assert first.post is not None
     await service.preview_posted(CHAT, first.post.operation_id, 502)
 
-    second = await service.press(CHAT, BRUNO.user_id, callback_data(UNDO, spend.key))
+    second = await service.press(CHAT, BRUNO.user_id, Decision.UNDO, spend.key)
 
     assert second.alert and second.post is None
 
@@ -125,7 +127,7 @@ async def test_only_members_may_press_desfazer(service: HouseholdService, storag
     await with_mercado(service)
     spend = await posted_spend(service)
 
-    refused = await service.press(CHAT, STRANGER.user_id, callback_data(UNDO, spend.key))
+    refused = await service.press(CHAT, STRANGER.user_id, Decision.UNDO, spend.key)
 
     assert refused.alert and refused.post is None
     assert await actual(storage, "Mercado") == Decimal("37.90")
@@ -138,7 +140,7 @@ async def test_desfazer_proposes_undoing_the_last_confirmed_operation(
     await posted_spend(service, "5 mercado", 601)
 
     undo = only_preview(await service.undo_last(CHAT, BRUNO, operation_id="cmd-77"))
-    await service.press(CHAT, BRUNO.user_id, ok(undo))
+    await service.press(CHAT, BRUNO.user_id, *ok(undo))
 
     assert await actual(storage, "Mercado") == Decimal("10")
     assert "R$ 5,00" in undo.text
@@ -158,7 +160,7 @@ async def test_undoing_a_contribution_takes_it_out_of_the_goals_savings(
     await confirmed(service, ANA, "aporte", "500 viagem")
 
     undo = only_preview(await service.undo_last(CHAT, BRUNO, operation_id="cmd-5"))
-    await service.press(CHAT, BRUNO.user_id, ok(undo))
+    await service.press(CHAT, BRUNO.user_id, *ok(undo))
 
     [trip] = await goals(storage)
     assert trip.saved_by_currency() == {}
@@ -170,7 +172,7 @@ async def test_undoing_an_expense_registration_archives_it_and_keeps_its_name_fr
     await with_mercado(service)
 
     undo = only_preview(await service.undo_last(CHAT, ANA, operation_id="cmd-6"))
-    await service.press(CHAT, ANA.user_id, ok(undo))
+    await service.press(CHAT, ANA.user_id, *ok(undo))
     summary = await service.summary(CHAT, JUNE)
     again = await confirmed(service, ANA, "despesa", "Mercado 900")
 
@@ -224,9 +226,9 @@ async def test_renomear_and_arquivar_are_previews_and_history_stays(
     rename = only_preview(await service.command(CHAT, ANA, "renomear", "mercado para Feira"))
     assert "Mercado" in rename.text and "Feira" in rename.text
     assert "Mercado" in await service.summary(CHAT, JUNE)  # nothing written by a preview
-    await service.press(CHAT, BRUNO.user_id, ok(rename))
+    await service.press(CHAT, BRUNO.user_id, *ok(rename))
     archive = only_preview(await service.command(CHAT, ANA, "arquivar", "feira"))
-    await service.press(CHAT, BRUNO.user_id, ok(archive))
+    await service.press(CHAT, BRUNO.user_id, *ok(archive))
 
     summary = await service.summary(CHAT, JUNE)
     statement = await service.statement(CHAT, JUNE)
@@ -257,7 +259,7 @@ async def test_undoing_a_rename_gives_the_old_name_back(
     await confirmed(service, ANA, "renomear", "mercado para Feira")
 
     undo = only_preview(await service.undo_last(CHAT, BRUNO, operation_id="cmd-r"))
-    await service.press(CHAT, BRUNO.user_id, ok(undo))
+    await service.press(CHAT, BRUNO.user_id, *ok(undo))
 
     assert [e.name for e in (await storage.budgets.load(
         (await storage.directory.household_of_chat(CHAT)).budget_id)).expenses] == ["Mercado"]  # type: ignore[union-attr]
@@ -284,9 +286,9 @@ async def test_desfazer_with_forged_pending_or_another_chats_key_is_an_alert_and
 
     hostile = ["un:", "un:" + "A" * 33, "un:' OR 1=1", "un:\u0000", "UN:" + pending.key,
                f"un:{pending.key}", f"un:{other.key}", "un:un:x"]
-    answers = [await service.press(CHAT, ANA.user_id, data) for data in hostile]
+    pressed = [await pressed_on_telegram(service, CHAT, ANA.user_id, data) for data in hostile]
 
-    assert all(a.alert and a.post is None and a.edit is None for a in answers), answers
+    assert all(len(answers) == 1 and answers[0][1] and sent == [] for answers, sent in pressed), pressed
     assert await actual(storage, "Mercado") == Decimal("10")
     assert not [op for log in storage.logs.values() for op in log._operations.values()
                 if op.tool == "undoOperation"]

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.texts import messages
 from bot.app.media import Incoming, MediaService
-from bot.service import CONFIRM, Preview, Reply, Speaker, callback_data
+from bot.app.outcomes import Decision, Preview, Reply, Speaker
+from bot.texts import messages
 from domain.agent.chat import AgentChat
 from domain.agent.model import FailureKind, ModelFailure
 from domain.money import Money, Period
@@ -208,13 +208,13 @@ async def test_a_statement_is_one_preview_confirmed_by_a_press_and_the_same_file
     assert "NETFLIX.COM" in preview.text and "SALÁRIO EMPRESA X" in preview.text
     assert await actual(storage, "Farmácia") == Money.zero("BRL")
     await posted(media, preview)
-    result = await media.household.press(CHAT, BRUNO.user_id, callback_data(CONFIRM, preview.key))
+    result = await media.household.press(CHAT, BRUNO.user_id, Decision.CONFIRM, preview.key)
     assert not result.alert
     assert await actual(storage, "Farmácia") == Money.of("240.50", "BRL")
     assert await actual(storage, "Mercado") == Money.of("412.30", "BRL")
     assert await actual(storage, "Padaria") == Money.of("25.00", "BRL")
     await posted(media, preview)
-    again = await media.household.press(CHAT, ANA.user_id, callback_data(CONFIRM, preview.key))
+    again = await media.household.press(CHAT, ANA.user_id, Decision.CONFIRM, preview.key)
     assert again.alert is False and again.answer == messages.already_confirmed_alert()
     [reply] = await media.statement(CHAT, ANA, Downloads(data).incoming("itau_june.ofx"), "doc-11")
     assert isinstance(reply, Reply) and "Nada novo" in reply.text and "Já importados antes: 4" in reply.text
@@ -227,12 +227,12 @@ async def test_an_overlapping_statement_proposes_only_its_new_lines(storage: InM
                                     .incoming("a.ofx"), "doc-1")
     assert isinstance(first, Preview)
     await posted(media, first)
-    await media.household.press(CHAT, ANA.user_id, callback_data(CONFIRM, first.key))
+    await media.household.press(CHAT, ANA.user_id, Decision.CONFIRM, first.key)
     [second] = await media.statement(CHAT, ANA, Downloads((SAMPLES / "itau_june_overlap.ofx").read_bytes())
                                      .incoming("b.ofx"), "doc-2")
     assert isinstance(second, Preview) and second.text.startswith("🏦 Importar 2 lançamentos")
     await posted(media, second)
-    await media.household.press(CHAT, ANA.user_id, callback_data(CONFIRM, second.key))
+    await media.household.press(CHAT, ANA.user_id, Decision.CONFIRM, second.key)
     assert await actual(storage, "Mercado") == Money.of("642.45", "BRL")
     assert await actual(storage, "Padaria") == Money.of("43.00", "BRL")
 
@@ -260,7 +260,7 @@ async def test_a_redelivered_statement_update_posts_no_second_preview(storage: I
 async def test_the_agent_can_neither_see_nor_call_the_import_tool(storage: InMemoryStorage) -> None:
     model = ScriptedModel(call("importStatement", {"operationId": "x", "file": "f", "lines": []}), say("ok"))
     media = await household(storage, model)
-    context = await media.household._context(CHAT)
+    context = await media.household.context(CHAT)
     assert context is not None
     chat = AgentChat.create(model, context.tools, operations=context.operations)
     reply = await chat.send("importa", sender="Ana")
@@ -282,7 +282,7 @@ async def test_a_configured_model_may_place_unmatched_lines_and_the_preview_says
     [request] = model.requests
     assert request.tools == [] and "NETFLIX.COM" in request.messages[-1]["content"]
     await posted(media, preview)
-    await media.household.press(CHAT, BRUNO.user_id, callback_data(CONFIRM, preview.key))
+    await media.household.press(CHAT, BRUNO.user_id, Decision.CONFIRM, preview.key)
     assert await actual(storage, "Padaria") == Money.of("124.90", "BRL")
 
 

@@ -8,9 +8,9 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from bot.commands import resumo_period
-from bot.commands.parsing import CommandUsageError, parse_ajuste, parse_gasto, parse_meta
-from bot.service import CONFIRM, HouseholdService, Outcome, Preview, Reply, Speaker, callback_data
+from bot.app.outcomes import Decision, Outcome, Preview, Reply, Speaker
+from bot.app.service import HouseholdService
+from bot.commands.parsing import CommandUsageError, parse_ajuste, parse_gasto, parse_meta, resumo_period
 from domain.budget import Budget
 from domain.errors import DuplicateName, UnknownExpense, UnknownGoal
 from domain.goals import Goal
@@ -46,7 +46,7 @@ def reply_of(outcomes: list[Outcome]) -> str:
 async def confirmed(service: HouseholdService, command: str, text: str) -> None:
     [preview] = await service.command(CHAT, ANA, command, text)
     assert isinstance(preview, Preview), preview
-    assert not (await service.press(CHAT, ANA.user_id, callback_data(CONFIRM, preview.key))).alert
+    assert not (await service.press(CHAT, ANA.user_id, Decision.CONFIRM, preview.key)).alert
 
 
 async def started(service: HouseholdService) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from bot.schedule import Periodic
+from bot.telegram.periodic import Periodic
 
 
 class Rounds:

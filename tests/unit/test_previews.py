@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from bot.texts import previews
-from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool
 from domain.budget import Budget
 from domain.household import Household
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
@@ -20,7 +19,7 @@ from domain.money import Money, Period
 from domain.operations.log import InMemoryOperationLog
 from domain.operations.previews import Preview, UnreadablePreview, preview_from_json, preview_json
 from domain.statements import InMemoryStatementImports
-from domain.tools.base import compact_json
+from domain.tools.base import HouseholdBinding, WriteTool, compact_json
 from domain.tools.budget import (
     AdjustmentPreview,
     ExpensePreview,
@@ -30,11 +29,11 @@ from domain.tools.budget import (
 )
 from domain.tools.goals import ContributionPreview, CreateGoalTool, GoalPreview
 from domain.tools.housekeeping import ArchivePreview, RenamePreview
-from domain.tools.membership import ErasePreview, JoinPreview
-from domain.tools.registry import TOOLS, read_preview, registered, write_tools
+from domain.tools.membership import EraseHouseholdTool, ErasePreview, JoinHouseholdTool, JoinPreview
+from domain.tools.registry import BY_NAME, TOOLS, household_tools, read_preview
 from domain.tools.statements import AsideLine, ImportGroup, ImportPreview
-from domain.tools.toolbox import household_tools
 from domain.tools.undo import UndoPreview
+from tests.fakes.storage import InMemoryStorage
 
 
 def brl(amount: str) -> Money:
@@ -99,7 +98,7 @@ SAMPLES: dict[str, tuple[Preview, dict[str, Any]]] = {
 
 
 def test_every_registered_write_tool_has_a_sample_here() -> None:
-    assert {entry.name for entry in write_tools()} == set(SAMPLES)
+    assert {tool.name for tool in TOOLS if tool.writes} == set(SAMPLES)
 
 
 @pytest.mark.parametrize("tool", sorted(SAMPLES))
@@ -113,7 +112,7 @@ def test_a_preview_becomes_the_json_it_had_before_it_was_typed(tool: str) -> Non
 def test_a_preview_goes_to_json_and_back_unchanged(tool: str) -> None:
     typed, _ = SAMPLES[tool]
     assert read_preview(tool, preview_json(typed)) == typed
-    assert type(read_preview(tool, preview_json(typed))) is registered(tool).preview
+    assert type(read_preview(tool, preview_json(typed))) is BY_NAME[tool].preview_type  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("tool", sorted(SAMPLES))
@@ -170,17 +169,17 @@ def test_tool_names_are_registered_once() -> None:
 
 
 def test_a_registered_tool_says_what_its_class_says() -> None:
-    for entry in TOOLS:
-        if entry.tool is not None:
-            assert (entry.name, entry.writes, entry.offered) == (
-                entry.tool.name, entry.tool.writes, entry.tool.offered)
-        assert (entry.preview is not None) == entry.writes, entry.name
+    for tool in TOOLS:
+        assert BY_NAME[tool.name] is tool
+        assert issubclass(tool, WriteTool) == tool.writes, tool.name
+        assert (getattr(tool, "preview_type", None) is not None) == tool.writes, tool.name
 
 
 def test_the_bots_own_operations_are_registered_as_their_tools_say() -> None:
     for tool in (JoinHouseholdTool, EraseHouseholdTool):
-        entry = registered(tool.name)
-        assert (entry.writes, entry.offered) == (tool.writes, tool.offered) == (True, False)
+        entry = BY_NAME[tool.name]
+        assert entry is tool
+        assert (entry.writes, entry.offered) == (True, False)
 
 
 async def test_the_toolbox_builds_the_registered_tools_in_the_registrys_order() -> None:
@@ -188,12 +187,22 @@ async def test_the_toolbox_builds_the_registered_tools_in_the_registrys_order() 
     household.add_member("Ana")
     budgets = InMemoryBudgetRepository()
     await budgets.save(Budget.create("BRL", id="b1"))
-    tools = household_tools(budget_repo=budgets, budget_id="b1", goal_repo=InMemoryGoalRepository(),
-                            household=household, operations=InMemoryOperationLog(),
-                            statement_imports=InMemoryStatementImports(), ledger=InMemoryLedger())
-    assert [tool.name for tool in tools] == [e.name for e in TOOLS if e.tool is not None]
+    binding = HouseholdBinding(household=household, budget_id="b1", budgets=budgets,
+                               goals=InMemoryGoalRepository(), operations=InMemoryOperationLog(),
+                               statement_imports=InMemoryStatementImports(), ledger=InMemoryLedger())
+    # Without the bot's storage (households, member links, eraser), all but the bot's own operations.
+    bots_own = {JoinHouseholdTool.name, EraseHouseholdTool.name}
+    tools = household_tools(binding)
+    assert [tool.name for tool in tools] == [t.name for t in TOOLS if t.name not in bots_own]
     for tool in tools:
-        assert type(tool) is registered(tool.name).tool
+        assert type(tool) is BY_NAME[tool.name]
+    # With it, every registered tool.
+    storage = InMemoryStorage()
+    tools = household_tools(replace(binding, households=storage.households, members=storage.directory,
+                                    eraser=storage, chat_id=1))
+    assert [tool.name for tool in tools] == [t.name for t in TOOLS]
+    for tool in tools:
+        assert type(tool) is BY_NAME[tool.name]
 
 
 # --------------------------------------------------------------------------- the tools' previews
@@ -226,29 +235,42 @@ async def test_a_tools_receipt_carries_its_typed_previews_json() -> None:
 # --------------------------------------------------------------------------- pt-BR for each type
 
 
-@pytest.mark.parametrize("entry", write_tools(), ids=lambda e: e.name)
+def _summary(text: str) -> str:
+    """The one-line summary a cancelled or expired preview carries after "Proposta: "."""
+    (line,) = [line for line in text.splitlines() if line.startswith("Proposta: ")]
+    return line.removeprefix("Proposta: ")
+
+
+@pytest.mark.parametrize("entry", [t for t in TOOLS if t.writes], ids=lambda t: t.name)
 def test_every_registered_write_tool_has_its_pt_br_text(entry: Any) -> None:
     typed, stored = SAMPLES[entry.name]
-    title, facts, summary = (rendering.preview_title(typed), previews.preview_facts(typed),
-                             rendering.preview_summary(typed))
+    title = previews.preview_text(entry.name, typed).splitlines()[0]  # the preview's first line
+    facts = previews.preview_facts(typed)
+    summary = _summary(previews.cancelled_text(entry.name, typed, None))
+    assert _summary(previews.expired_text(entry.name, typed)) == summary
     assert title and facts and summary
     for text in (title, *facts, summary):
         for leaked in ("{", "}", "Decimal", "amount", "currency", "None", "Preview", "'"):
             assert leaked not in text, f"{leaked!r} leaked into {entry.name}: {text}"
     assert previews.preview_text(entry.name, stored) == previews.preview_text(entry.name, typed)
-    assert previews.preview_text(entry.name, typed).splitlines()[0] == title
+    assert _summary(previews.cancelled_text(entry.name, stored, None)) == summary
 
 
 def test_a_preview_type_without_text_is_a_programming_error() -> None:
     class Unwritten(Preview):
         pass
 
-    with pytest.raises(TypeError, match="Unwritten"):
-        rendering.preview_summary(Unwritten())
+    for text in (lambda p: previews.preview_text("unwritten", p), previews.preview_facts,
+                 lambda p: previews.cancelled_text("unwritten", p, None),
+                 lambda p: previews.expired_text("unwritten", p)):
+        with pytest.raises(TypeError, match="Unwritten"):
+            text(Unwritten())
 
 
 def test_an_undo_renders_the_operation_it_reverses() -> None:
     undo, _ = SAMPLES["undoOperation"]
-    assert rendering.preview_summary(undo) == "desfazer gasto de R$ 200,00 em mercado, junho de 2026"
+    summary = _summary(previews.cancelled_text("undoOperation", undo, None))
+    assert summary == "desfazer gasto de R$ 200,00 em mercado, junho de 2026"
     spelled = replace(SPEND, expense="Mercado")
-    assert "em Mercado" in rendering.preview_summary(replace(undo, original=spelled))  # type: ignore[arg-type]
+    assert "em Mercado" in _summary(previews.cancelled_text(
+        "undoOperation", replace(undo, original=spelled), None))  # type: ignore[arg-type]

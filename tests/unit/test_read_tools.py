@@ -13,8 +13,7 @@ from domain.errors import AmbiguousName, InvalidArgument, InvalidPeriod, Unknown
 from domain.goals import Goal
 from domain.household import Household, Member
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
-from domain.money import Money, Period
-from domain.rates import FixedRates
+from domain.money import FixedRates, Money, Period
 from domain.tools.budget import BudgetStatusTool
 from domain.tools.goals import FeasibilityTool, GoalStatusTool
 

@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.console import Console
+from bot.app.service import HouseholdService
 from bot.commands.replies import decision_of
-from bot.service import HouseholdService
+from bot.console.console import Console
 from tests.fakes.storage import InMemoryStorage
 
 

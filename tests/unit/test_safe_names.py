@@ -8,11 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from bot.texts import messages
-
-from bot.texts import previews
-
-from bot.texts import reports
+from bot.texts import messages, previews, reports
 from domain.budget import Budget
 from domain.errors import DuplicateName, InvalidArgument, LookAlikeName
 from domain.goals import Goal

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
+from domain.clock import billing_days_due_on, due_date, local_midnight, local_moment
 from domain.money import Period
-from domain.schedule import billing_days_due_on, due_date, local_midnight, local_moment
 
 SAO_PAULO = "America/Sao_Paulo"
 

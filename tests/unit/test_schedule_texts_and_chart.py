@@ -9,11 +9,11 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from bot.texts.chart import DPI, WIDTH_IN, render_month_chart
-from bot.month import ExpenseLine, GoalLine, MonthReport
-from bot.texts.schedule import bill_reminder, closing_text
 from bot.telegram.sending import split_text as split_message
+from bot.texts.chart import DPI, WIDTH_IN, render_month_chart
+from bot.texts.schedule import bill_reminder, closing_text
 from domain.money import Money, Period
+from domain.reports import BudgetReport, ExpenseStatus, GoalReport, MonthReport, percent_saved
 
 ROOT = Path(__file__).resolve().parents[2]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -24,15 +24,17 @@ def brl(amount: str) -> Money:
 
 
 def report(expenses: int = 3, goals: bool = True) -> MonthReport:
-    lines = tuple(ExpenseLine(f"Despesa {n}", brl("1500"), brl("1730.45") if n == 1 else brl("930"))
+    lines = tuple(ExpenseStatus(f"Despesa {n}", brl("1500"), brl("1730.45") if n == 1 else brl("930"))
                   for n in range(expenses))
-    goal_lines = (GoalLine("Amsterdam Setembro/2026", Money.of("1850", "EUR"), Money.of("6000", "EUR"),
-                           date(2026, 9, 1), Money.of("1383.33", "EUR")),) if goals else ()
+    saved, target = Money.of("1850", "EUR"), Money.of("6000", "EUR")
+    goal_reports = (GoalReport("Amsterdam Setembro/2026", target, date(2026, 9, 1), {"EUR": saved}, saved,
+                               percent_saved(saved, target), Money.of("1383.33", "EUR"), False),
+                    ) if goals else ()
     expected = Money.of(1500 * expenses, "BRL")
     spent = brl("0")
     for line in lines:
-        spent = spent + line.spent
-    return MonthReport(Period(2026, 11), lines, expected, spent, goal_lines)
+        spent = spent + line.actual
+    return MonthReport(BudgetReport(Period(2026, 11), lines, expected, spent, None), goal_reports)
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -79,7 +81,8 @@ def test_a_month_without_expenses_still_draws_its_goals() -> None:
 
 
 def test_a_worker_imports_no_matplotlib_until_it_draws_a_chart() -> None:
-    probe = ("import sys, bot.application, bot.telegram.webhook, bot.schedule, bot.texts.chart; "
+    probe = ("import sys, bot.bootstrap, bot.telegram.application, bot.telegram.webhook, bot.app.schedule, "
+             "bot.telegram.periodic, bot.texts.chart; "
              "print(any(m == 'matplotlib' or m.startswith('matplotlib.') for m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
                             check=True, env={"PYTHONPATH": str(ROOT), "LITELLM_OFFLINE_MODE": "true"})

@@ -1,4 +1,4 @@
-"""What a person reads: pt-BR text from domain data, money through Babel, never a dict."""
+"""What a person reads (bot/texts/): pt-BR text from domain data, money through Babel, never a dict."""
 
 from __future__ import annotations
 
@@ -9,37 +9,27 @@ from typing import Any
 
 import pytest
 
-from bot import command_registry
-
-from bot.texts import messages
 from bot.commands.parsing import CommandUsageError
-from bot.rendering import (
+from bot.texts import messages
+from bot.texts.format import date_br, money, month_br
+from bot.texts.guide import help_text, no_model_text
+from bot.texts.messages import (
     already_cancelled_alert,
     already_confirmed_alert,
-    budget_report_text,
-    cancelled_text,
-    confirmed_text,
-    date_br,
     error_text,
     expired_alert,
-    expired_text,
-    goal_reports_text,
-    money,
-    month_br,
-    no_model_text,
     not_a_member_alert,
-    preview_text,
-    superseded_text,
     unknown_operation_alert,
 )
+from bot.texts.previews import cancelled_text, confirmed_text, expired_text, preview_text
+from bot.texts.reports import budget_report_text, goal_reports_text
 from domain.budget import Budget
 from domain.errors import UnknownExpense
 from domain.goals import Goal
 from domain.household import Household
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
-from domain.money import Money, Period
+from domain.money import FixedRates, Money, Period
 from domain.operations.previews import UnreadablePreview
-from domain.rates import FixedRates
 from domain.reports import BudgetReport, ExpenseStatus, GoalReport, UnreportableGoal
 from domain.tools.budget import AdjustExpenseTool, RecordSpendTool, RegisterExpenseTool, SetIncomeTool
 from domain.tools.goals import ContributeToGoalTool, CreateGoalTool
@@ -195,7 +185,7 @@ def test_every_outcome_message_keeps_the_facts_and_drops_the_question(tool: str)
     for fact in KEY_FACTS[tool]:
         assert fact in confirmed
     for text in (confirmed, cancelled_text(tool, PREVIEWS[tool], "Bruno"),
-                 expired_text(tool, PREVIEWS[tool]), superseded_text(tool, PREVIEWS[tool])):
+                 expired_text(tool, PREVIEWS[tool])):
         assert_reads_as_prose(text)
         assert "Confirma?" not in text
 
@@ -246,7 +236,7 @@ def test_a_stored_preview_this_version_cannot_read_still_closes_in_plain_words()
     unreadable = {"expense": "Luz", "amount": brl("180.5")}
     assert expired_text("payBill", unreadable).splitlines()[1] == "Proposta: operação"
     assert cancelled_text("recordSpend", unreadable, "Ana").startswith("❌ Cancelado por Ana.")
-    assert superseded_text("payBill", unreadable).endswith("Proposta antiga: operação")
+    assert cancelled_text("payBill", unreadable, "Ana").endswith("Proposta: operação")
 
 
 # --------------------------------------------------------------------------- outcomes
@@ -273,10 +263,10 @@ def test_a_cancelled_preview_says_nothing_was_recorded() -> None:
     )
 
 
-def test_expired_and_superseded_previews_say_nothing_was_recorded() -> None:
+def test_expired_previews_say_nothing_was_recorded() -> None:
     assert "expirou" in expired_text("createGoal", PREVIEWS["createGoal"])
     assert "€ 6.000,00" in expired_text("createGoal", PREVIEWS["createGoal"])
-    assert "Nada foi registrado" in superseded_text("recordSpend", PREVIEWS["recordSpend"])
+    assert "Nada foi registrado" in expired_text("recordSpend", PREVIEWS["recordSpend"])
 
 
 def test_button_alerts_fit_a_telegram_callback_alert() -> None:
@@ -419,7 +409,7 @@ CONTRACT_EXAMPLES = (
 
 
 def test_help_lists_every_command_with_its_example_and_free_text_examples() -> None:
-    text = command_registry.help_text()
+    text = help_text()
     for example in CONTRACT_EXAMPLES:
         assert example in text
     assert "registra R$ 200 a mais no mercado" in text
@@ -432,11 +422,11 @@ def test_without_a_model_free_text_gets_a_short_note_not_the_whole_help() -> Non
     text = no_model_text()
     assert "/gasto 37,90 mercado" in text and "/ajuda" in text
     assert "• /ajuda: esta mensagem" not in text
-    assert len(text) < len(command_registry.help_text()) // 3
+    assert len(text) < len(help_text()) // 3
 
 
 def test_help_says_how_to_start_and_how_to_join() -> None:
-    text = command_registry.help_text()
+    text = help_text()
     assert "/start" in text and "/entrar" in text and "/sair" in text and "/apagar" in text
 
 

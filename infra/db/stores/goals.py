@@ -24,7 +24,7 @@ from domain.ledger import EntryKind
 from domain.money import Money
 from infra.db.aggregates import appended_since, bump_version, insert_root, remember_saved
 from infra.db.engine import Database
-from infra.db.ledger import entry_row, goal_savings, insert_entries
+from infra.db.stores.ledger import entry_row, goal_savings, insert_entries
 from infra.db.tables import goal_members, goals
 from infra.db.tables import ledger_entries as entries
 from infra.db.values import money_from_minor

@@ -16,8 +16,8 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Select, and_, delete, exists, or_, select, update
 
+from domain.clock import BillingDays
 from domain.money import Money
-from domain.schedule import BillingDays
 from infra.db.engine import Database
 from infra.db.tables import chats, expenses, goals, reminder_preferences, scheduled_sends
 from infra.db.upsert import insert_for

@@ -19,7 +19,7 @@ from domain.ledger import EntryKind, SpendLine
 from domain.money import Money, Period
 from infra.db.aggregates import bump_version, insert_root, remember_saved
 from infra.db.engine import Database, UnitOfWork
-from infra.db.ledger import entry_row, insert_entries, monthly_actuals
+from infra.db.stores.ledger import entry_row, insert_entries, monthly_actuals
 from infra.db.tables import budgets, expense_aliases, expenses
 from infra.db.values import money_from_minor, period_of
 

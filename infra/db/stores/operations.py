@@ -7,7 +7,7 @@ button's key is only looked up inside the chat it was pressed in.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Collection
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from domain.clock import Clock, utc_now
 from domain.errors import AlreadyUndone, OperationClosed, UnknownOperation
+from domain.ledger import Stamp, stamped
 from domain.operations.log import (
     DEFAULT_TTL,
     UNDO_TOOL,
@@ -113,13 +114,14 @@ class SqlOperationLog:
 
     @asynccontextmanager
     async def confirming(self, operation_id: str, fingerprint: str, *,
-                         confirmed_by: str | None = None) -> AsyncIterator[Confirmation]:
+                         stamp: Stamp | None = None) -> AsyncIterator[Confirmation]:
         """Exactly one caller wins the pending -> confirmed UPDATE; the rest get the earlier receipt.
 
         On PostgreSQL a second UPDATE of the same row waits for the first transaction and then
         sees it confirmed; on SQLite the whole transaction waits at BEGIN IMMEDIATE.
         """
         now = self._now()
+        confirmed_by = stamp.confirmed_by if stamp is not None else None
         async with self._db.transaction() as unit:
             connection = unit.connection
             # A row without its message is never claimed here when posted_only: the read below
@@ -134,7 +136,10 @@ class SqlOperationLog:
                         decided_at=now))
             if claimed.rowcount == 1:
                 confirmation = Confirmation(None)
-                yield confirmation
+                # The repositories join this transaction (Database.current) and write each change
+                # they save as ledger rows under the stamp (infra.db.stores.ledger.entry_row).
+                with stamped(stamp) if stamp is not None else nullcontext():
+                    yield confirmation
                 if confirmation.receipt is None:
                     raise RuntimeError("a winning confirmation must record its receipt")
                 await connection.execute(update(operations).where(self._this(operation_id))

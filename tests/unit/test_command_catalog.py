@@ -1,5 +1,6 @@
-"""bot/command_registry.py is the one list of commands: what PTB answers, Telegram's menu, the help
-and the usage replies all come from it, and nothing answers a command it does not list."""
+"""bot/commands/catalog.py is the one list of commands: what PTB answers (bot/telegram/commands.py),
+Telegram's menu, the help (bot/texts/guide.py) and the usage replies all come from it, and nothing
+answers a command it does not list."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import pytest
 from pydantic import SecretStr
 from telegram.ext import CommandHandler
 
-from bot import command_registry
-from bot.application import build_application
-from bot.command_registry import COMMANDS
-from bot.commands.parsing import CommandUsageError
+from bot.commands import catalog
+from bot.commands.catalog import COMMANDS
+from bot.commands.parsing import PARSERS, CommandUsageError, write_parser
+from bot.telegram import commands as telegram_commands
+from bot.telegram.application import build_application
+from bot.texts import guide
 from infra.settings import Settings
 
 EVERY_NAME = {name for command in COMMANDS for name in command.names}
@@ -26,14 +29,14 @@ def registered_commands() -> list[str]:
             if isinstance(handler, CommandHandler) for name in handler.commands]
 
 
-def test_the_application_answers_exactly_the_registrys_commands_each_once() -> None:
+def test_the_application_answers_exactly_the_catalogs_commands_each_once() -> None:
     registered = registered_commands()
 
     assert sorted(registered) == sorted(EVERY_NAME)
 
 
-def test_the_menu_is_every_command_but_start_in_the_registrys_order() -> None:
-    menu = command_registry.menu()
+def test_the_menu_is_every_command_but_start_in_the_catalogs_order() -> None:
+    menu = telegram_commands.menu()
 
     assert [c.command for c in menu] == [c.name for c in COMMANDS if c.name != "start"]
     assert {c.command for c in menu} <= set(registered_commands())
@@ -43,7 +46,7 @@ def test_the_menu_is_every_command_but_start_in_the_registrys_order() -> None:
 
 
 def test_the_help_names_every_command_and_gives_a_line_to_each_one_it_describes() -> None:
-    text = command_registry.help_text()
+    text = guide.help_text()
 
     for command in COMMANDS:
         assert f"/{command.name}" in text
@@ -53,7 +56,7 @@ def test_the_help_names_every_command_and_gives_a_line_to_each_one_it_describes(
 
 
 def test_the_help_reads_as_before() -> None:
-    lines = command_registry.help_text().splitlines()
+    lines = guide.help_text().splitlines()
     start = lines.index("Ou use os comandos:") + 1
 
     assert lines[start:start + 4] == [
@@ -68,26 +71,36 @@ def test_the_help_reads_as_before() -> None:
 
 @pytest.mark.parametrize("name", sorted(EVERY_NAME))
 def test_a_command_is_found_by_any_of_its_names_in_any_case(name: str) -> None:
-    command = command_registry.find(name.upper())
+    command = catalog.find(name.upper())
 
     assert command is not None and name in command.names
 
 
 def test_an_unknown_name_is_no_command() -> None:
-    assert command_registry.find("gastos") is None
+    assert catalog.find("gastos") is None
     with pytest.raises(KeyError):
-        command_registry.write_parser("resumo")  # a command, but it writes nothing
+        write_parser("resumo")  # a command, but it writes nothing
 
 
-def test_a_usage_reply_shows_the_registrys_form_and_example() -> None:
-    resumo = command_registry.named("resumo")
+def test_every_write_command_and_only_they_have_a_parser() -> None:
+    for command in COMMANDS:
+        if command.writes:
+            assert write_parser(command.name.upper()) is PARSERS[command.name]
+        else:
+            with pytest.raises(KeyError):
+                write_parser(command.name)
+    assert set(PARSERS) == {c.name for c in COMMANDS if c.writes}
+
+
+def test_a_usage_reply_shows_the_catalogs_form_and_example() -> None:
+    resumo = catalog.named("resumo")
 
     assert str(CommandUsageError("resumo")) == "Não entendi. Use: /resumo [AAAA-MM]\nEx.: /resumo 2026-05"
     assert resumo.example == "/resumo"  # the help shows the plain form
 
 
 def test_the_note_of_a_model_failure_names_the_commands_of_the_contract() -> None:
-    assert command_registry.without_model_note() == (
+    assert guide.without_model_note() == (
         "Nada foi registrado. Enquanto isso, os comandos funcionam sem o modelo: "
         "/gasto, /despesa, /ajuste, /aporte, /meta, /resumo, /metas e /ajuda."
     )

@@ -1,0 +1,1 @@
+"""Every table's reads and writes: the repositories of the domain's ports, the operation log, the ledger, and the bot's own stores (inbox, schedule claims, the group send window, a chat's lifecycle)."""
