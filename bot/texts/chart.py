@@ -1,7 +1,7 @@
 """The month as a picture (PNG): expected vs spent per expense, and the goals' progress.
 
 matplotlib is imported here, lazily, on the first chart: a worker that never draws one does not
-pay for it at start-up (tests/unit/test_schedule_texts_and_chart.py checks). The Agg canvas is used directly, with
+pay for it at start-up (tests/unit/bot/test_schedule_texts_and_chart.py checks). The Agg canvas is used directly, with
 no pyplot state, so charts can be drawn in a worker thread; one at a time, since matplotlib's
 text and font caches are shared.
 """

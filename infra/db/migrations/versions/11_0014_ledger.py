@@ -139,7 +139,7 @@ def downgrade() -> None:
 
     # Plain ALTER TABLE ... DROP COLUMN (SQLite has it since 3.35), as the upgrade adds them: a
     # batch rebuild drops the old goals and expenses tables, and ON DELETE CASCADE then deleted
-    # their members and aliases, and the totals just put back (tests/integration/test_migrations.py).
+    # their members and aliases, and the totals just put back (tests/integration/db/test_migrations.py).
     op.drop_column('operations', 'undone_by')
     op.drop_column('goals', 'archived')
     op.drop_column('expenses', 'archived')

@@ -42,7 +42,7 @@ def plain(amount: str) -> Amount:
     return Amount(Decimal(amount), None)
 
 
-# Amounts, months, days and dates themselves are read by domain.reading: tests/unit/test_reading.py.
+# Amounts, months, days and dates themselves are read by domain.reading: tests/unit/domain/test_reading.py.
 
 
 # --- commands -----------------------------------------------------------------------------

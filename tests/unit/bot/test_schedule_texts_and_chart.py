@@ -15,7 +15,7 @@ from bot.texts.schedule import bill_reminder, closing_text
 from domain.money import Money, Period
 from domain.reports import BudgetReport, ExpenseStatus, GoalReport, MonthReport, percent_saved
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 

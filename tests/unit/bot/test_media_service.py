@@ -23,7 +23,7 @@ from domain.money import Money, Period
 from tests.fakes.posting import PostingService
 from tests.fakes.scripted_model import ScriptedModel, call, say
 from tests.fakes.storage import InMemoryStorage
-from tests.unit.test_household_service import admitted
+from tests.unit.bot.test_household_service import admitted
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 CHAT = -1001
@@ -31,7 +31,7 @@ ANA = Speaker(1, "Ana")
 BRUNO = Speaker(2, "Bruno")
 STRANGER = Speaker(99, "Zé")
 JUNE = Period(2026, 6)
-SAMPLES = Path(__file__).parent.parent / "samples" / "statements"
+SAMPLES = Path(__file__).parents[2] / "samples" / "statements"
 
 
 class FakeTranscriber:

@@ -10,7 +10,7 @@ import pytest
 
 from domain.money import Money
 from tests.fakes.llm_server import FakeLLMServer, text, tool_calls
-from tests.integration.test_agent_over_litellm import House, build_house
+from tests.integration.llm.test_agent_over_litellm import House, build_house
 
 SPEND = ('{"name": "recordSpend", "arguments": {"expense": "mercado", "period": "2026-06", '
          '"amount": {"amount": 37.90, "currency": "BRL"}, "operationId": "a1"}}')

@@ -358,7 +358,7 @@ def test_count_prompt_tokens_works_offline_and_counts_the_tools() -> None:
 
 
 def test_importing_infra_llm_does_not_import_litellm() -> None:
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     code = "import infra.llm, sys; assert 'litellm' not in sys.modules, 'litellm imported eagerly'"
 
     result = subprocess.run(
