@@ -116,8 +116,8 @@ async def measure(url: str) -> dict[str, Any]:
             await insert(database, entry_rows(h2, b2, ids2, size, 120))
         service = HouseholdService(SqlStorage(database))
         month = this_month()
-        resumo_ms = await median_ms(lambda: service.summary(chat_month, month))
-        extrato_ms = await median_ms(lambda: service.statement(chat_month, month))
+        resumo_ms = await median_ms(lambda: service.answer("resumo", chat_month, ANA, str(month)))
+        extrato_ms = await median_ms(lambda: service.answer("extrato", chat_month, ANA, str(month)))
     finally:
         await database.dispose()
     exports = {size: export_in_child(url, chat_id, size) for size, chat_id in export_chats.items()}
@@ -143,7 +143,7 @@ async def child(url: str, chat_id: int, size: int) -> dict[str, Any]:
     database = Database(url)
     try:
         service = HouseholdService(SqlStorage(database))
-        await service.statement(chat_id, None)  # connect and warm up before the baseline
+        await service.answer("extrato", chat_id, ANA, "")  # connect and warm up before the baseline
         before = peak_rss_kb()
         with tempfile.TemporaryFile() as out:
             started = time.perf_counter()

@@ -17,7 +17,8 @@ from typing import Any, Protocol
 from bot.app.chats import ChatContext
 from bot.app.outcomes import Outcome, Reply, Speaker
 from bot.app.service import HouseholdService
-from bot.texts import guide, messages
+from bot.texts import guide
+from bot.texts import media as media_texts
 from domain.agent.media_prompt import PHOTO_INSTRUCTIONS, photo_message
 from domain.agent.model import LanguageModel, ModelFailure
 from domain.agent.statement_suggestions import suggest_expenses
@@ -75,20 +76,20 @@ class MediaService:
             return [Reply(guide.no_model_text())]
         # Checked from the update, before anything is downloaded.
         if (duration or 0) > MAX_AUDIO_SECONDS or (incoming.size or 0) > MAX_FILE_BYTES:
-            return [Reply(messages.audio_too_long_text(MAX_AUDIO_SECONDS // 60, MAX_FILE_BYTES // MEGABYTE))]
+            return [Reply(media_texts.audio_too_long_text(MAX_AUDIO_SECONDS // 60, MAX_FILE_BYTES // MEGABYTE))]
         audio = await self._download(incoming)
         if audio is None:
-            return [Reply(messages.download_failed_text())]
+            return [Reply(media_texts.download_failed_text())]
         if len(audio) > MAX_FILE_BYTES:
-            return [Reply(messages.audio_too_long_text(MAX_AUDIO_SECONDS // 60, MAX_FILE_BYTES // MEGABYTE))]
+            return [Reply(media_texts.audio_too_long_text(MAX_AUDIO_SECONDS // 60, MAX_FILE_BYTES // MEGABYTE))]
         try:
             transcript = (await self.transcriber.transcribe(audio, incoming.name)).strip()
         except ModelFailure as failure:
             log.warning("transcription failed in chat %s: %s", chat_id, failure.kind.value)
-            return [Reply(messages.transcription_failed_text())]
+            return [Reply(media_texts.transcription_failed_text())]
         if not transcript:
-            return [Reply(messages.empty_transcript_text())]
-        return [Reply(messages.transcript_text(transcript)),
+            return [Reply(media_texts.empty_transcript_text())]
+        return [Reply(media_texts.transcript_text(transcript)),
                 *await self.household.talk(chat_id, speaker, transcript)]
 
     # -- photos -----------------------------------------------------------------------------
@@ -102,17 +103,17 @@ class MediaService:
         if model is None:
             return [Reply(guide.no_model_text())]
         if not await _reads_images(model):
-            return [Reply(messages.no_vision_text(str(getattr(model, "model", "atual"))))]
+            return [Reply(media_texts.no_vision_text(str(getattr(model, "model", "atual"))))]
         if (incoming.size or 0) > MAX_FILE_BYTES:
-            return [Reply(messages.file_too_big_text(MAX_FILE_BYTES // MEGABYTE))]
+            return [Reply(media_texts.file_too_big_text(MAX_FILE_BYTES // MEGABYTE))]
         data = await self._download(incoming)
         if data is None:
-            return [Reply(messages.download_failed_text())]
+            return [Reply(media_texts.download_failed_text())]
         try:
             jpeg = await asyncio.to_thread(prepare_image, data)
         except UnreadableImage as error:
             log.info("unreadable photo in chat %s: %s", chat_id, error)
-            return [Reply(messages.unreadable_image_text())]
+            return [Reply(media_texts.unreadable_image_text())]
         parts: list[dict[str, Any]] = [{"type": "text", "text": PHOTO_INSTRUCTIONS},
                                        {"type": "image_url", "image_url": {"url": data_uri(jpeg)}}]
         return await self.household.talk(chat_id, speaker, photo_message(caption), attachments=parts,
@@ -135,10 +136,10 @@ class MediaService:
             again = await self.household.proposals.again(context, earlier)
             return [again] if again is not None else []
         if (incoming.size or 0) > MAX_STATEMENT_BYTES:
-            return [Reply(messages.file_too_big_text(MAX_STATEMENT_BYTES // MEGABYTE))]
+            return [Reply(media_texts.file_too_big_text(MAX_STATEMENT_BYTES // MEGABYTE))]
         data = await self._download(incoming)
         if data is None:
-            return [Reply(messages.download_failed_text())]
+            return [Reply(media_texts.download_failed_text())]
         try:
             statement = await asyncio.to_thread(parse_statement, incoming.name, data)
             currency = context.household.currency
@@ -147,10 +148,10 @@ class MediaService:
                                      "Nada foi importado.")
             arguments = await self._import_arguments(context, incoming.name, statement.lines)
         except StatementError as error:
-            return [Reply(messages.statement_unreadable_text(str(error)))]
+            return [Reply(media_texts.statement_unreadable_text(str(error)))]
         if not arguments["lines"]:
             unmatched = [line["description"] for line in arguments["unmatched"]]
-            return [Reply(messages.nothing_new_text(incoming.name, arguments["skipped"], unmatched,
+            return [Reply(media_texts.nothing_new_text(incoming.name, arguments["skipped"], unmatched,
                                                      len(arguments["credits"])))]
         return [await self.household.proposals.fresh(context, IMPORT_TOOL, arguments, operation_id)]
 

@@ -1,16 +1,19 @@
-"""What the household reads: /resumo, /metas, /extrato, /exportar, the pending previews, and the
-month at a glance that /grafico and the monthly closing draw."""
+"""What the household reads: the read commands' answers (/resumo, /metas, /extrato, … one table,
+`QUERIES`), /exportar, the pending previews, and the month at a glance that /grafico and the
+monthly closing draw."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import date
-from typing import BinaryIO
+from typing import BinaryIO, Final
 
-from bot.app.chats import Chats
-from bot.app.outcomes import Preview
+from bot.app.chats import ChatContext, Chats
+from bot.app.outcomes import Preview, Reply, Speaker
 from bot.app.ports import ChatLink, Storage
 from bot.app.proposals import Proposals
-from bot.texts import history, messages, reports
+from bot.commands.parsing import CommandUsageError, resumo_period
+from bot.texts import history, reports
 from domain.money import Period
 from domain.reports import BudgetReport, GoalReport, MonthReport
 
@@ -21,43 +24,40 @@ class Queries:
         self.chats = chats
         self.proposals = proposals
 
-    async def summary(self, chat_id: int, period: Period | None) -> str:
-        """/resumo [AAAA-MM]: the month's expected and actual per expense, with the totals."""
-        context = await self.chats.context(chat_id)
-        if context is None:
-            return messages.not_started_text()
-        period = period or Period.of(self.chats.today())
+    async def answer(self, command: str, chat_id: int, speaker: Speaker, text: str) -> str:
+        """A read command's answer (`QUERIES`): the household's data is for its members only."""
+        found = await self.chats.for_member(chat_id, speaker)
+        if isinstance(found, Reply):
+            return found.text
+        context, _ = found
+        return await QUERIES[command](self, context, text)
+
+    async def summary(self, context: ChatContext, period: Period) -> str:
+        """/resumo: the month's expected and actual per expense, with the totals."""
         refusal = self.chats.month_refusal(context, period)
         if refusal is not None:
             return refusal
         budget = await self.storage.budgets.load(context.link.budget_id, periods=[period])
         return reports.budget_report_text(BudgetReport.of(budget, period))
 
-    async def goals(self, chat_id: int) -> str:
+    async def goals(self, context: ChatContext) -> str:
         """/metas: every active goal's progress."""
-        context = await self.chats.context(chat_id)
-        if context is None:
-            return messages.not_started_text()
         goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = self.chats.today()
         return reports.goal_reports_text([GoalReport.or_why_not(g, today, self.chats.rates)
                                           for g in goals if not g.archived])
+
+    async def statement(self, context: ChatContext, period: Period) -> str:
+        """/extrato: the month's ledger entries, newest first."""
+        entries = await self.storage.ledger.month(context.link.household_id, period,
+                                                  limit=history.STATEMENT_LINES + 1)
+        return history.statement_text(period, entries, self.chats.timezone)
 
     async def month(self, link: ChatLink, period: Period, today: date) -> MonthReport:
         """The household's `period`, with its goals as they stand `today`."""
         budget = await self.storage.budgets.load(link.budget_id, periods=[period])
         goals = await self.storage.goals.list(link.household_id, history=False)
         return MonthReport.of(budget, goals, period, today, self.chats.rates)
-
-    async def statement(self, chat_id: int, period: Period | None) -> str:
-        """/extrato [AAAA-MM]: the month's ledger entries, newest first."""
-        context = await self.chats.context(chat_id)
-        if context is None:
-            return messages.not_started_text()
-        period = period or Period.of(self.chats.today())
-        entries = await self.storage.ledger.month(context.link.household_id, period,
-                                                  limit=history.STATEMENT_LINES + 1)
-        return history.statement_text(period, entries, self.chats.timezone)
 
     async def export(self, chat_id: int, period: Period | None, out: BinaryIO) -> str | None:
         """/exportar [AAAA-MM]: writes the CSV to `out` and returns its file name (None when the
@@ -75,3 +75,31 @@ class Queries:
         if context is None:
             return []
         return [await self.proposals.preview(context, op) for op in await context.operations.pending()]
+
+
+# -- the read commands: each reads its own words and answers in pt-BR ------------------------------
+
+Query = Callable[[Queries, ChatContext, str], Awaitable[str]]
+
+
+async def _resumo(queries: Queries, context: ChatContext, text: str) -> str:
+    try:
+        period = resumo_period(text, queries.chats.today())
+    except CommandUsageError as usage:
+        return str(usage)
+    return await queries.summary(context, period or Period.of(queries.chats.today()))
+
+
+async def _metas(queries: Queries, context: ChatContext, text: str) -> str:
+    return await queries.goals(context)
+
+
+async def _extrato(queries: Queries, context: ChatContext, text: str) -> str:
+    try:
+        period = resumo_period(text, queries.chats.today())
+    except CommandUsageError as usage:
+        return history.usage_text("extrato", str(usage))
+    return await queries.statement(context, period or Period.of(queries.chats.today()))
+
+
+QUERIES: Final[Mapping[str, Query]] = {"resumo": _resumo, "metas": _metas, "extrato": _extrato}

@@ -140,17 +140,9 @@ class HouseholdService:
 
     # -- reading ---------------------------------------------------------------------------------
 
-    async def summary(self, chat_id: int, period: Period | None) -> str:
-        """/resumo [AAAA-MM]."""
-        return await self.queries.summary(chat_id, period)
-
-    async def goals(self, chat_id: int) -> str:
-        """/metas."""
-        return await self.queries.goals(chat_id)
-
-    async def statement(self, chat_id: int, period: Period | None) -> str:
-        """/extrato [AAAA-MM]."""
-        return await self.queries.statement(chat_id, period)
+    async def answer(self, command: str, chat_id: int, speaker: Speaker, text: str) -> str:
+        """A read command (/resumo, /metas, /extrato, …; bot/app/queries.QUERIES): its answer."""
+        return await self.queries.answer(command, chat_id, speaker, text)
 
     async def export(self, chat_id: int, period: Period | None, out: BinaryIO) -> str | None:
         """/exportar [AAAA-MM]: the CSV into `out`; its file name, or None for no household."""

@@ -2,9 +2,9 @@
 the console, the help text and the usage replies are all built from.
 
 Each adapter wires the commands itself (bot/telegram/commands.py, bot/console/actions.py): a write
-command goes through the one write path; any other is found there by its name. Adding a command:
-its line here, and either its parser (bot/commands/parsing.py, for a write command) or its query
-(bot/app/queries.py) with its text.
+command goes through the one write path, a read command through the one read path, and any other is
+found there by its name. Adding a command: its line here, and either its parser (bot/commands/
+parsing.py, a write) or its query (bot/app/queries.py QUERIES, a read) with its text in bot/texts/.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ class Command:
     aliases: tuple[str, ...] = ()
     usage_example: str | None = None
     writes: bool = False
+    reads: bool = False
     essential: bool = False
 
     @property
@@ -64,15 +65,15 @@ COMMANDS: Final[Sequence[Command]] = (
            "/meta Lua de mel 6000 EUR até 2028-06-01", "Criar meta: /meta Viagem 6000 EUR até 2028-06-01",
            essential=True),
     Command("resumo", "/resumo [AAAA-MM]", "previsto e gasto por despesa no mês", "/resumo",
-            menu="Resumo do mês", usage_example="/resumo 2026-05", essential=True),
+            menu="Resumo do mês", usage_example="/resumo 2026-05", reads=True, essential=True),
     Command("metas", "/metas", "quanto cada meta já tem e quanto falta por mês", "/metas",
-            menu="Como estão as metas", essential=True),
+            menu="Como estão as metas", reads=True, essential=True),
     Command("grafico", "/grafico [AAAA-MM]", "o gráfico do mês: previsto x gasto e as metas", "/grafico",
             menu="Gráfico do mês: /grafico 2026-06"),
     Command("lembretes", "/lembretes on|off", "liga ou desliga os avisos na véspera de cada vencimento",
             "/lembretes off", menu="Avisos de vencimento: /lembretes on|off"),
     Command("extrato", "/extrato [AAAA-MM]", "cada lançamento do mês: quando, o quê, quanto e quem", "/extrato",
-            menu="Lançamentos do mês"),
+            menu="Lançamentos do mês", reads=True),
     Command("desfazer", "/desfazer", "propõe desfazer a última operação confirmada", "/desfazer",
             menu="Desfazer a última operação"),
     _write("renomear", "/renomear <nome> para <novo nome>", "renomeia uma despesa ou meta",

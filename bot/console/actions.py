@@ -55,22 +55,9 @@ async def propose(console: Console, command: str, rest: str) -> None:
     await console.show(await console.service.command(CONSOLE_CHAT_ID, console.speaking(), command, rest))
 
 
-async def summary(console: Console, command: str, rest: str) -> None:
-    service = console.service
-    console.write(await service.summary(CONSOLE_CHAT_ID, resumo_period(rest, service.today())))
-
-
-async def goals(console: Console, command: str, rest: str) -> None:
-    console.write(await console.service.goals(CONSOLE_CHAT_ID))
-
-
-async def statement(console: Console, command: str, rest: str) -> None:
-    try:
-        period = resumo_period(rest)
-    except CommandUsageError as usage:
-        console.write(history.usage_text(command, str(usage)))
-        return
-    console.write(await console.service.statement(CONSOLE_CHAT_ID, period))
+async def answer(console: Console, command: str, rest: str) -> None:
+    """A read command (/resumo, /metas, /extrato, …)."""
+    console.write(await console.service.answer(command, CONSOLE_CHAT_ID, console.speaking(), rest))
 
 
 async def undo_last(console: Console, command: str, rest: str) -> None:
@@ -108,7 +95,6 @@ async def help_command(console: Console, command: str, rest: str) -> None:
 
 
 ACTIONS: Final[Mapping[str, Action]] = {
-    "start": start, "resumo": summary, "metas": goals, "grafico": chart, "lembretes": reminders,
-    "extrato": statement, "desfazer": undo_last, "exportar": export, "entrar": join, "sair": leave,
-    "apagar": erase, "ajuda": help_command,
+    "start": start, "grafico": chart, "lembretes": reminders, "desfazer": undo_last, "exportar": export,
+    "entrar": join, "sair": leave, "apagar": erase, "ajuda": help_command,
 }

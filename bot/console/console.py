@@ -10,7 +10,7 @@ from bot.app.outcomes import Decision, Edit, Outcome, PressResult, Preview, Repl
 from bot.app.service import HouseholdService
 from bot.commands.catalog import find
 from bot.commands.parsing import CommandUsageError
-from bot.console.actions import ACTIONS, CONSOLE_CHAT_ID, propose
+from bot.console.actions import ACTIONS, CONSOLE_CHAT_ID, answer, propose
 from bot.texts import console as texts
 from bot.texts import messages
 from domain.errors import DomainError
@@ -76,7 +76,7 @@ class Console:
     async def _dispatch(self, name: str, rest: str, text: str) -> None:
         command = find(name) if name else None
         if command is not None:
-            action = propose if command.writes else ACTIONS[command.name]
+            action = propose if command.writes else answer if command.reads else ACTIONS[command.name]
             await action(self, command.name, rest)
         elif name == "pendentes":
             await self.list_pending()

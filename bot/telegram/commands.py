@@ -16,7 +16,7 @@ from bot.commands.parsing import CommandUsageError, resumo_period
 from bot.telegram.delivery import deliver
 from bot.telegram.periodic import schedule_of
 from bot.telegram.sending import send_text
-from bot.telegram.updates import arguments_of, chat_id_of, operation_id_of, service_of, speaker_of
+from bot.telegram.updates import arguments_of, chat_id_of, command_of, operation_id_of, service_of, speaker_of
 from bot.texts import guide, history, messages
 from bot.texts import schedule as schedule_texts
 
@@ -54,38 +54,16 @@ async def erase(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def write_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A write command (/gasto, /despesa, …): a preview without any model."""
-    message = update.effective_message
-    assert message is not None and message.text is not None
-    command = message.text.split()[0].lstrip("/").split("@")[0].lower()
-    outcomes = await service_of(context).command(chat_id_of(update), speaker_of(update), command,
+    outcomes = await service_of(context).command(chat_id_of(update), speaker_of(update), command_of(update),
                                                  arguments_of(context), operation_id=operation_id_of(update))
     await deliver(context, chat_id_of(update), outcomes)
 
 
-async def summary(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/resumo [AAAA-MM]: the month's expected and actual per expense."""
-    try:
-        period = resumo_period(arguments_of(context), service_of(context).today())
-    except CommandUsageError as usage:
-        await send_text(context, chat_id_of(update), str(usage))
-        return
-    await send_text(context, chat_id_of(update), await service_of(context).summary(chat_id_of(update), period))
-
-
-async def goals(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/metas: every goal's progress."""
-    await send_text(context, chat_id_of(update), await service_of(context).goals(chat_id_of(update)))
-
-
-async def statement(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/extrato [AAAA-MM]: the month's ledger entries, newest first."""
-    try:
-        period = resumo_period(arguments_of(context))
-    except CommandUsageError as usage:
-        await send_text(context, chat_id_of(update), history.usage_text("extrato", str(usage)))
-        return
-    await send_text(context, chat_id_of(update),
-                    await service_of(context).statement(chat_id_of(update), period))
+async def read_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A read command (/resumo, /metas, /extrato, …): its answer as a message."""
+    outcome = await service_of(context).answer(command_of(update), chat_id_of(update), speaker_of(update),
+                                                arguments_of(context))
+    await send_text(context, chat_id_of(update), outcome)
 
 
 async def undo_last(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -149,16 +127,15 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
 
 
 HANDLERS: Final[Mapping[str, Handler]] = {
-    "start": start, "resumo": summary, "metas": goals, "grafico": chart, "lembretes": reminders,
-    "extrato": statement, "desfazer": undo_last, "exportar": export, "entrar": join, "sair": leave,
-    "apagar": erase, "ajuda": help_command,
+    "start": start, "grafico": chart, "lembretes": reminders, "desfazer": undo_last, "exportar": export,
+    "entrar": join, "sair": leave, "apagar": erase, "ajuda": help_command,
 }
 
 
 def register(app: Application) -> None:
     """One CommandHandler per command of the catalog, with its aliases."""
     for command in COMMANDS:
-        handler = write_command if command.writes else HANDLERS[command.name]
+        handler = write_command if command.writes else read_command if command.reads else HANDLERS[command.name]
         app.add_handler(CommandHandler(list(command.names), handler))
 
 

@@ -41,6 +41,13 @@ def operation_id_of(update: Update, prefix: str = "cmd") -> str:
     return f"{prefix}-{update.update_id}"
 
 
+def command_of(update: Update) -> str:
+    """The command's name as typed ("/Gasto@casa_bot 10 x" -> "gasto")."""
+    message = update.effective_message
+    assert message is not None and message.text is not None
+    return message.text.split()[0].lstrip("/").split("@")[0].lower()
+
+
 def arguments_of(context: ContextTypes.DEFAULT_TYPE) -> str:
     """A command's words after its name."""
     return " ".join(context.args or [])

@@ -118,7 +118,7 @@ async def test_a_supergroup_migration_moves_the_household_and_its_pending_previe
     assert await storage.directory.household_of_chat(CHAT) is None
     assert (await service.member(OTHER, BRUNO.user_id)) is not None
     await confirm(service, OTHER, pending, by=BRUNO)
-    assert "R$ 17,00" in await service.summary(OTHER, None)
+    assert "R$ 17,00" in await service.answer("resumo", OTHER, ANA, "")
     assert await storage.conversations.recent(f"chat:{OTHER}", 5) == [{"role": "user", "content": "oi"}]
 
 

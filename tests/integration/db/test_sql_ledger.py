@@ -79,7 +79,7 @@ async def test_extrato_and_exportar_of_a_month_list_only_that_months_entries(dat
     await confirmed(service, ANA, "gasto", "37,90 mercado")
     await confirmed(service, BRUNO, "gasto", "12 mercado 2026-05")
 
-    statement = await service.statement(CHAT, JUNE)
+    statement = await service.answer("extrato", CHAT, ANA, str(JUNE))
     out = io.BytesIO()
     name = await service.export(CHAT, Period(2026, 5), out)
 

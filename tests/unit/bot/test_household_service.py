@@ -622,7 +622,7 @@ async def test_resumo_shows_the_right_totals_in_portuguese_after_a_confirmed_spe
     await confirmed(service, ANA, "despesa", "Aluguel 2.500 dia 10")
     await confirmed(service, BRUNO, "gasto", "37,90 mercado")
 
-    text = await service.summary(CHAT, None)
+    text = await service.answer("resumo", CHAT, ANA, "")
 
     assert "junho de 2026" in text
     assert "Mercado: R$ 37,90 de R$ 1.500,00" in text
@@ -635,7 +635,7 @@ async def test_resumo_of_another_month_shows_that_month(service: HouseholdServic
     await with_mercado(service)
     await confirmed(service, ANA, "gasto", "37,90 mercado")
 
-    text = await service.summary(CHAT, Period(2026, 7))
+    text = await service.answer("resumo", CHAT, ANA, str(Period(2026, 7)))
 
     assert "julho de 2026" in text
     assert "Mercado: R$ 0,00 de R$ 1.500,00" in text
@@ -646,7 +646,7 @@ async def test_metas_lists_the_goals(service: HouseholdService) -> None:
     await confirmed(service, ANA, "meta", "Lua de mel 6000 EUR até 2028-06-01")
     await confirmed(service, BRUNO, "meta", "Reserva 20.000")
 
-    text = await service.goals(CHAT)
+    text = await service.answer("metas", CHAT, ANA, "")
 
     assert "Lua de mel" in text
     assert "€ 6.000,00" in text
@@ -660,7 +660,7 @@ async def test_metas_lists_the_goals(service: HouseholdService) -> None:
 async def test_metas_without_goals_says_how_to_create_one(service: HouseholdService) -> None:
     await couple(service)
 
-    assert "/meta" in await service.goals(CHAT)
+    assert "/meta" in await service.answer("metas", CHAT, ANA, "")
 
 
 # --------------------------------------------------------------------------- security of presses

@@ -173,7 +173,7 @@ async def test_undoing_an_expense_registration_archives_it_and_keeps_its_name_fr
 
     undo = only_preview(await service.undo_last(CHAT, ANA, operation_id="cmd-6"))
     await service.press(CHAT, ANA.user_id, *ok(undo))
-    summary = await service.summary(CHAT, JUNE)
+    summary = await service.answer("resumo", CHAT, ANA, str(JUNE))
     again = await confirmed(service, ANA, "despesa", "Mercado 900")
 
     assert "Mercado" not in summary
@@ -186,7 +186,7 @@ async def test_extrato_lists_the_months_entries_newest_first_with_amount_and_who
     await posted_spend(service, "37,90 mercado", 700)
     await posted_spend(service, "1.234,56 mercado", 701)
 
-    text = await service.statement(CHAT, None)
+    text = await service.answer("extrato", CHAT, ANA, "")
 
     lines = text.splitlines()
     assert lines[0] == "🧾 Extrato de junho de 2026"
@@ -197,7 +197,7 @@ async def test_extrato_lists_the_months_entries_newest_first_with_amount_and_who
 async def test_extrato_of_an_empty_month_says_so(service: HouseholdService) -> None:
     await couple(service)
 
-    assert "Nenhum lançamento" in await service.statement(CHAT, Period(2020, 1))
+    assert "Nenhum lançamento" in await service.answer("extrato", CHAT, ANA, str(Period(2020, 1)))
 
 
 async def test_export_writes_a_csv_excel_reads_in_pt_br(service: HouseholdService) -> None:
@@ -225,13 +225,13 @@ async def test_renomear_and_arquivar_are_previews_and_history_stays(
 
     rename = only_preview(await service.command(CHAT, ANA, "renomear", "mercado para Feira"))
     assert "Mercado" in rename.text and "Feira" in rename.text
-    assert "Mercado" in await service.summary(CHAT, JUNE)  # nothing written by a preview
+    assert "Mercado" in await service.answer("resumo", CHAT, ANA, str(JUNE))  # nothing written by a preview
     await service.press(CHAT, BRUNO.user_id, *ok(rename))
     archive = only_preview(await service.command(CHAT, ANA, "arquivar", "feira"))
     await service.press(CHAT, BRUNO.user_id, *ok(archive))
 
-    summary = await service.summary(CHAT, JUNE)
-    statement = await service.statement(CHAT, JUNE)
+    summary = await service.answer("resumo", CHAT, ANA, str(JUNE))
+    statement = await service.answer("extrato", CHAT, ANA, str(JUNE))
     assert "Feira" not in summary and "Mercado" not in summary
     assert "Mercado (gasto) · R$ 10,00" in statement and "Feira (arquivada)" in statement
 

@@ -16,6 +16,7 @@ from PIL import Image
 
 from bot.app.media import Incoming, MediaService
 from bot.app.outcomes import Decision, Preview, Reply, Speaker
+from bot.texts import media as media_texts
 from bot.texts import messages
 from domain.agent.chat import AgentChat
 from domain.agent.model import FailureKind, ModelFailure
@@ -125,7 +126,7 @@ async def test_audio_over_five_minutes_or_20_mb_is_refused_before_any_download(s
     downloads = Downloads(b"x")
     long = await media.voice(CHAT, ANA, downloads.incoming("voice.ogg"), duration=301)
     big = await media.voice(CHAT, ANA, downloads.incoming("a.mp3", size=20 * 1024 * 1024 + 1), duration=10)
-    assert long == big == [Reply(messages.audio_too_long_text(5, 20))]
+    assert long == big == [Reply(media_texts.audio_too_long_text(5, 20))]
     assert downloads.count == 0
 
 
@@ -133,7 +134,7 @@ async def test_a_failed_transcription_is_a_pt_br_reply_and_nothing_is_proposed(s
     model = ScriptedModel()
     media = await household(storage, model, FakeTranscriber(failure=ModelFailure(FailureKind.TIMEOUT)))
     outcomes = await media.voice(CHAT, ANA, Downloads(b"x").incoming("voice.ogg"), duration=3)
-    assert outcomes == [Reply(messages.transcription_failed_text())]
+    assert outcomes == [Reply(media_texts.transcription_failed_text())]
     assert model.requests == []
 
 
@@ -141,7 +142,7 @@ async def test_a_silent_voice_note_is_answered_without_the_model(storage: InMemo
     model = ScriptedModel()
     media = await household(storage, model, FakeTranscriber("  "))
     assert await media.voice(CHAT, ANA, Downloads(b"x").incoming("voice.ogg"), 2) == [
-        Reply(messages.empty_transcript_text())]
+        Reply(media_texts.empty_transcript_text())]
 
 
 async def test_a_voice_note_from_a_stranger_is_neither_downloaded_nor_transcribed(storage: InMemoryStorage) -> None:
@@ -183,7 +184,7 @@ async def test_a_model_without_vision_gets_a_clear_reply_and_no_download(storage
     media = await household(storage, TextOnly())
     downloads = Downloads(jpeg(10, 10))
     [reply] = await media.photo(CHAT, ANA, downloads.incoming("photo.jpg"), None)
-    assert reply == Reply(messages.no_vision_text("openai/gpt-3.5-turbo"))
+    assert reply == Reply(media_texts.no_vision_text("openai/gpt-3.5-turbo"))
     assert downloads.count == 0
 
 
@@ -191,7 +192,7 @@ async def test_something_that_is_not_an_image_is_answered_without_the_model(stor
     model = ScriptedModel()
     media = await household(storage, model)
     assert await media.photo(CHAT, ANA, Downloads(b"not an image").incoming("photo.jpg"), None) == [
-        Reply(messages.unreadable_image_text())]
+        Reply(media_texts.unreadable_image_text())]
     assert model.requests == []
 
 

@@ -63,7 +63,7 @@ async def test_a_goal_named_like_another_but_for_case_is_refused(service: Househ
     text = reply_of(await service.command(CHAT, ANA, "meta", "lua de mel 100"))
 
     assert text == '⚠️ O nome "lua de mel" já é usado pela meta Lua de mel.'
-    assert "Lua de mel" in (await service.goals(CHAT)) and "ambíguo" not in await service.goals(CHAT)
+    assert "Lua de mel" in (await service.answer("metas", CHAT, ANA, "")) and "ambíguo" not in await service.answer("metas", CHAT, ANA, "")
 
 
 # --------------------------------------------------------------------------- 3. currencies and rates
@@ -76,7 +76,7 @@ async def test_a_goal_in_a_currency_without_a_rate_is_refused_naming_it_and_how_
     text = reply_of(await service.command(CHAT, ANA, "meta", "Japão 500.000 JPY até 2027-06-01"))
 
     assert "JPY" in text and "EXCHANGE_RATES" in text
-    assert "Nenhuma meta" in await service.goals(CHAT)
+    assert "Nenhuma meta" in await service.answer("metas", CHAT, ANA, "")
 
 
 async def test_a_goal_without_a_rate_no_longer_hides_the_others(
@@ -91,7 +91,7 @@ async def test_a_goal_without_a_rate_no_longer_hides_the_others(
     japan.contribute(ana, Money.of(100, "BRL"), date(2026, 6, 2))
     await storage.goals.save(japan)
 
-    text = await service.goals(CHAT)
+    text = await service.answer("metas", CHAT, ANA, "")
 
     assert "Reserva" in text and "R$ 0,00 de R$ 1.000,00" in text
     assert "Japão" in text and "JPY" in text
@@ -102,7 +102,7 @@ async def test_metas_shows_the_rate_it_used_for_a_conversion(service: HouseholdS
     await confirmed(service, "meta", "Amsterdam 6000 EUR")
     await confirmed(service, "aporte", "620 Amsterdam")
 
-    text = await service.goals(CHAT)
+    text = await service.answer("metas", CHAT, ANA, "")
 
     assert "€ 100,00 de € 6.000,00" in text
     assert "Cotação usada: € 1,00 = R$ 6,20" in text
@@ -190,7 +190,7 @@ async def test_months_more_than_a_year_ahead_are_refused(service: HouseholdServi
     await confirmed(service, "despesa", "Mercado 1.500")
 
     far = reply_of(await service.command(CHAT, ANA, "gasto", "10 mercado 2030-01"))
-    summary = await service.summary(CHAT, Period(2030, 1))
+    summary = await service.answer("resumo", CHAT, ANA, str(Period(2030, 1)))
 
     assert far.startswith("⚠️ janeiro de 2030 está longe demais") and "junho de 2027" in far
     assert summary == far
@@ -206,7 +206,7 @@ async def test_months_more_than_a_year_before_the_household_began_are_refused(
     await confirmed(service, "despesa", "Mercado 1.500")
 
     early = reply_of(await service.command(CHAT, ANA, "gasto", "10 mercado 1999-01"))
-    summary = await service.summary(CHAT, Period(1999, 1))
+    summary = await service.answer("resumo", CHAT, ANA, str(Period(1999, 1)))
     too_early = reply_of(await service.command(CHAT, ANA, "gasto", "10 mercado 2025-05"))
 
     assert early == ("⚠️ janeiro de 1999 é antigo demais para esta casa: use um mês de junho de 2025 "
@@ -226,8 +226,8 @@ async def test_a_past_month_shows_its_own_expenses_and_expected_amounts() -> Non
     await confirmed(service, "despesa", "Academia 120")  # registered in December
     await confirmed(service, "gasto", "50 academia")
 
-    november = await service.summary(CHAT, Period(2026, 11))
-    december = await service.summary(CHAT, Period(2026, 12))
+    november = await service.answer("resumo", CHAT, ANA, str(Period(2026, 11)))
+    december = await service.answer("resumo", CHAT, ANA, str(Period(2026, 12)))
 
     assert "Mercado: R$ 0,00 de R$ 1.500,00" in november and "Academia" not in november
     assert "Total: R$ 0,00 de R$ 1.500,00" in november
@@ -243,7 +243,7 @@ async def test_a_goal_created_today_far_from_its_share_is_not_shown_on_track(
     await confirmed(service, "meta", "Reserva 20.000 até 2028-06-15")
     await confirmed(service, "aporte", "100 Reserva")
 
-    text = await service.goals(CHAT)
+    text = await service.answer("metas", CHAT, ANA, "")
 
     assert "R$ 100,00 de R$ 20.000,00" in text
     assert "no ritmo" not in text

@@ -1,0 +1,72 @@
+"""What the bot says about what couples send besides text (contract §8): voice notes, photos and
+bank statement files."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from bot.texts.format import clip
+
+SHOWN_ASIDE_LINES: Final = 8  # statement lines listed in a message; the rest counted
+
+
+TRANSCRIPT_SHOWN_CHARS: Final = 3000
+
+
+def transcript_text(transcript: str) -> str:
+    """The voice note as the bot heard it, so a misheard amount is seen before anyone confirms."""
+    shown = transcript if len(transcript) <= TRANSCRIPT_SHOWN_CHARS else transcript[:TRANSCRIPT_SHOWN_CHARS] + "…"
+    return f"🎤 {shown}"
+
+
+def audio_too_long_text(max_minutes: int, max_megabytes: int) -> str:
+    return (f"🎤 Esse áudio passa do limite ({max_minutes} minutos ou {max_megabytes} MB); "
+            "não consigo ouvi-lo. Mande um áudio mais curto ou escreva o pedido.")
+
+
+def transcription_failed_text() -> str:
+    return ("🎤 Não consegui transcrever o áudio agora. Nada foi registrado; "
+            "tente mandar de novo ou escreva o pedido.")
+
+
+def empty_transcript_text() -> str:
+    return "🎤 Não entendi nenhuma palavra nesse áudio. Nada foi registrado; pode escrever o pedido?"
+
+
+def download_failed_text() -> str:
+    return "⚠️ Não consegui baixar o arquivo do Telegram. Nada foi registrado; tente mandar de novo."
+
+
+def file_too_big_text(max_megabytes: int) -> str:
+    return f"⚠️ O arquivo passa do limite de {max_megabytes} MB que o Telegram entrega a bots. Nada foi registrado."
+
+
+def no_vision_text(model: str) -> str:
+    return (f"📷 O modelo configurado ({model}) não lê imagens. Nada foi registrado; escreva o gasto "
+            "(ex.: /gasto 37,90 mercado) ou peça a quem cuida do bot para definir VISION_MODEL.")
+
+
+def unreadable_image_text() -> str:
+    return "📷 Não consegui abrir essa imagem. Nada foi registrado; mande outra foto ou escreva o gasto."
+
+
+def statement_unreadable_text(reason: str) -> str:
+    return f"🏦 {reason}"
+
+
+def nothing_new_text(file: str, skipped: int, unmatched: Sequence[str], credits: int) -> str:
+    """A statement whose debits were all imported before, or match no expense: nothing proposed."""
+    lines = [f"🏦 Nada novo para importar em {clip(file)}."]
+    if skipped:
+        lines.append(f"Já importados antes: {skipped}.")
+    if unmatched:
+        lines.append(f"Sem despesa correspondente: {len(unmatched)} (cadastre a despesa ou um apelido "
+                     "com o nome que aparece no extrato e mande o arquivo de novo):")
+        distinct = list(dict.fromkeys(unmatched))
+        lines += [f"• {clip(text)}" for text in distinct[:SHOWN_ASIDE_LINES]]
+        if len(distinct) > SHOWN_ASIDE_LINES:
+            lines.append(f"• … e mais {len(distinct) - SHOWN_ASIDE_LINES}")
+    if credits:
+        lines.append(f"Créditos (não são gastos): {credits}.")
+    return "\n".join(lines)
