@@ -11,7 +11,6 @@ from domain.money import Period
 from domain.text import shorten
 
 GENERIC_ERROR: Final = "⚠️ Algo deu errado; nada foi registrado. Tente de novo em instantes."
-SHOWN_ASIDE_LINES: Final = 8
 
 
 # --------------------------------------------------------------------------- button alerts
