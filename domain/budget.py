@@ -204,12 +204,18 @@ class Budget:
         expense.expected = new_expected
         return expense
 
+    def expenses_in(self, period: Period) -> list[RecurringExpense]:
+        """The expenses a month counts, in their order: each one registered by then, or spent on
+        then (a month caught up on later). Its report's lines and totals are these, so a total is
+        always the sum of the lines shown."""
+        return [e for e in self.active_expenses()
+                if e.existed_in(period) or not e.actual_for(period).is_zero]
+
     def expected_total_for(self, period: Period) -> Money:
-        """What the month expected: each expense that existed then, at its amount then."""
+        """What the month expected: each expense it counts, at its amount then."""
         total = Money.zero(self.currency)
-        for expense in self.active_expenses():
-            if expense.existed_in(period):
-                total = total + expense.expected_for(period)
+        for expense in self.expenses_in(period):
+            total = total + expense.expected_for(period)
         return total
 
     def set_income(self, income: Money) -> None:
@@ -230,8 +236,9 @@ class Budget:
         return total
 
     def actual_total(self, period: Period) -> Money:
+        """What the month spent: each expense it counts."""
         total = Money.zero(self.currency)
-        for expense in self.active_expenses():
+        for expense in self.expenses_in(period):
             total = total + expense.actual_for(period)
         return total
 

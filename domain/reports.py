@@ -42,9 +42,8 @@ class BudgetReport:
     @classmethod
     def of(cls, budget: Budget, period: Period) -> BudgetReport:
         # The month as it was: expenses registered later are left out (unless spent on then),
-        # and each at the expected amount it had in that month.
-        shown = [e for e in budget.active_expenses()
-                 if e.existed_in(period) or not e.actual_for(period).is_zero]
+        # and each at the expected amount it had in that month; the totals are these lines'.
+        shown = budget.expenses_in(period)
         return cls(period, tuple(ExpenseStatus(e.name, e.expected_for(period), e.actual_for(period))
                                  for e in shown),
                    budget.expected_total_for(period), budget.actual_total(period), budget.income)

@@ -114,6 +114,10 @@ class Chats:
         self._hinted[(chat_id, speaker.user_id)] = now
         return True
 
+    def began(self, context: ChatContext) -> Period | None:
+        """The month the household was set up (None for one set up before that was kept)."""
+        return began(context.link, self.timezone)
+
     def month_refusal(self, context: ChatContext, month: Any) -> str | None:
         """Why `month` ("2026-06") is outside the household's sane window, or None if it is not:
         from a year before the household began to a year ahead."""
@@ -124,9 +128,14 @@ class Chats:
         except DomainError:
             return None  # the tool says what is wrong with it
         last = Period.of(self.today()).plus(MONTHS_AHEAD)
-        since = context.link.since
-        began = Period.of(since.astimezone(ZoneInfo(self.timezone)).date()) if since else None
-        first = began.plus(-MONTHS_BEFORE) if began is not None else None
+        first = self.began(context)
+        first = first.plus(-MONTHS_BEFORE) if first is not None else None
         if last < period or (first is not None and period < first):
             return messages.month_out_of_range_text(period, first, last)
         return None
+
+
+def began(link: ChatLink, timezone: str) -> Period | None:
+    """The month a household was set up, in its time zone (None when that was not kept)."""
+    since = link.since
+    return Period.of(since.astimezone(ZoneInfo(timezone)).date()) if since else None

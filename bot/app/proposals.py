@@ -70,9 +70,14 @@ class Proposals:
     async def shown(self, context: ChatContext, operation: Operation) -> ProposedChange:
         """The preview as a person should read it: the expense or goal as the household spells
         it ("Lua de mel", not the "lua" that was typed), so the member sees what will change.
-        The stored preview keeps the model's words, as the contract wants; what is shown has
-        every text made safe (no line breaks, control or invisible characters)."""
-        shown = await self._spelled(context, read_preview(operation.tool, operation.preview))
+        A confirmed operation shows its receipt's preview, made again at the confirmation: the
+        totals after it, not the ones of when it was proposed (another spend may have been
+        confirmed in between). The stored preview keeps the model's words, as the contract wants;
+        what is shown has every text made safe (no line breaks, control or invisible characters)."""
+        stored = operation.preview
+        if operation.status is OperationStatus.CONFIRMED and operation.receipt is not None:
+            stored = operation.receipt.preview
+        shown = await self._spelled(context, read_preview(operation.tool, stored))
         if isinstance(shown, UndoPreview):  # an undo shows the operation it undoes
             shown = replace(shown, original=await self._spelled(context, shown.original))
         safe: ProposedChange = _safe(shown)

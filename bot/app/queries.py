@@ -24,6 +24,9 @@ class Queries:
         self.chats = chats
         self.proposals = proposals
 
+    def this_month(self) -> Period:
+        return Period.of(self.chats.today())
+
     async def answer(self, command: str, chat_id: int, speaker: Speaker, text: str) -> str:
         """A read command's answer (`QUERIES`): the household's data is for its members only."""
         found = await self.chats.for_member(chat_id, speaker)
@@ -32,13 +35,38 @@ class Queries:
         context, _ = found
         return await QUERIES[command](self, context, text)
 
+    def read_month(self, context: ChatContext, command: str, text: str, *,
+                   whole: bool = False) -> Period | str | None:
+        """The month a command names, read as every command reads months (domain.reading:
+        "março", "2026-03", "03/2026", "mês passado") and within the household's window; none
+        named is this month (or, with `whole`, None: every month). A str is what to answer
+        instead: the month could not be read, or is out of the window."""
+        try:
+            period = resumo_period(text, self.chats.today())
+        except CommandUsageError as usage:
+            return history.usage_text(command, str(usage))
+        if period is None:
+            return None if whole else Period.of(self.chats.today())
+        return self.chats.month_refusal(context, period) or period
+
+    async def month_for(self, command: str, chat_id: int, speaker: Speaker, text: str, *,
+                        whole: bool = False) -> tuple[ChatLink, Period | None] | str:
+        """The member's household and the month a command names (`read_month`), or what to answer."""
+        found = await self.chats.for_member(chat_id, speaker)
+        if isinstance(found, Reply):
+            return found.text
+        context, _ = found
+        period = self.read_month(context, command, text, whole=whole)
+        return period if isinstance(period, str) else (context.link, period)
+
     async def summary(self, context: ChatContext, period: Period) -> str:
         """/resumo: the month's expected and actual per expense, with the totals."""
         refusal = self.chats.month_refusal(context, period)
         if refusal is not None:
             return refusal
         budget = await self.storage.budgets.load(context.link.budget_id, periods=[period])
-        return reports.budget_report_text(BudgetReport.of(budget, period))
+        return reports.budget_report_text(BudgetReport.of(budget, period),
+                                          began=self.chats.began(context))
 
     async def goals(self, context: ChatContext) -> str:
         """/metas: every active goal's progress."""
@@ -49,9 +77,12 @@ class Queries:
 
     async def statement(self, context: ChatContext, period: Period) -> str:
         """/extrato: the month's ledger entries, newest first."""
+        refusal = self.chats.month_refusal(context, period)
+        if refusal is not None:
+            return refusal
         entries = await self.storage.ledger.month(context.link.household_id, period,
                                                   limit=history.STATEMENT_LINES + 1)
-        return history.statement_text(period, entries, self.chats.timezone)
+        return history.statement_text(period, entries, self.chats.timezone, began=self.chats.began(context))
 
     async def month(self, link: ChatLink, period: Period, today: date) -> MonthReport:
         """The household's `period`, with its goals as they stand `today`."""
@@ -83,11 +114,8 @@ Query = Callable[[Queries, ChatContext, str], Awaitable[str]]
 
 
 async def _resumo(queries: Queries, context: ChatContext, text: str) -> str:
-    try:
-        period = resumo_period(text, queries.chats.today())
-    except CommandUsageError as usage:
-        return str(usage)
-    return await queries.summary(context, period or Period.of(queries.chats.today()))
+    period = queries.read_month(context, "resumo", text)
+    return period if isinstance(period, str) else await queries.summary(context, period or queries.this_month())
 
 
 async def _metas(queries: Queries, context: ChatContext, text: str) -> str:
@@ -95,11 +123,8 @@ async def _metas(queries: Queries, context: ChatContext, text: str) -> str:
 
 
 async def _extrato(queries: Queries, context: ChatContext, text: str) -> str:
-    try:
-        period = resumo_period(text, queries.chats.today())
-    except CommandUsageError as usage:
-        return history.usage_text("extrato", str(usage))
-    return await queries.statement(context, period or Period.of(queries.chats.today()))
+    period = queries.read_month(context, "extrato", text)
+    return period if isinstance(period, str) else await queries.statement(context, period or queries.this_month())
 
 
 QUERIES: Final[Mapping[str, Query]] = {"resumo": _resumo, "metas": _metas, "extrato": _extrato}

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from bot.app.chats import began
 from bot.app.ports import ChatLink, Sender, Storage
 from bot.texts import schedule as texts
 from bot.texts.chart import render_month_chart
@@ -165,6 +166,6 @@ class Schedule:
         today = local_moment(self.clock(), self.timezone, self.reminder_hour).today
         report = await self.month(link, period or Period.of(today), today)
         if report.empty:
-            return texts.empty_month(report)
+            return texts.empty_month(report, began(link, self.timezone))
         png = await asyncio.to_thread(render_month_chart, report)
         return Chart(png, texts.chart_caption(report))

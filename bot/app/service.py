@@ -144,6 +144,12 @@ class HouseholdService:
         """A read command (/resumo, /metas, /extrato, …; bot/app/queries.QUERIES): its answer."""
         return await self.queries.answer(command, chat_id, speaker, text)
 
+    async def month_for(self, command: str, chat_id: int, speaker: Speaker, text: str, *,
+                        whole: bool = False) -> tuple[ChatLink, Period | None] | str:
+        """The member's household and the month /grafico or /exportar names, read as /resumo reads
+        it; with `whole`, None when no month is named. A str is what to answer instead."""
+        return await self.queries.month_for(command, chat_id, speaker, text, whole=whole)
+
     async def export(self, chat_id: int, period: Period | None, out: BinaryIO) -> str | None:
         """/exportar [AAAA-MM]: the CSV into `out`; its file name, or None for no household."""
         return await self.queries.export(chat_id, period, out)

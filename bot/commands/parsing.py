@@ -226,8 +226,37 @@ def _year_month(period: str) -> tuple[int, int]:
 # --------------------------------------------------------------------------- commands
 
 
-def parse_gasto(text: str) -> SpendCommand:
-    """``"37,90 mercado"``, ``"R$ 1.500,00 aluguel 2026-05"``, ``"2 mil aluguel"``, ``"R$1k mercado"``."""
+def _trailing_month(tokens: Sequence[str], today: date | None) -> tuple[tuple[int, int], int] | None:
+    """A month at the end of /gasto, as every command reads months (domain.reading): ``2026-05``,
+    ``05/2026``, a month's full name with or without its year (``março``, ``janeiro de 2025``) or
+    ``mês passado``, optionally after ``em``; with where it begins. Abbreviations ("mar", "set",
+    "dez") are left to the name: at the end of a spend they are more likely words than months."""
+    for size in range(min(_LONGEST_MONTH, len(tokens) - 2), 0, -1):
+        words = tokens[len(tokens) - size:]
+        if fold(words[0]) == "em" and size > 1:
+            words = words[1:]
+        written = " ".join(words)
+        folded = fold(written)
+        if not (_NAMED_MONTH_TEXT.fullmatch(folded) or folded in _RELATIVE_MONTHS):
+            continue
+        try:
+            return _year_month(read_period(written, today)), len(tokens) - size
+        except InvalidPeriod:
+            continue
+    return None
+
+
+_LONGEST_MONTH: Final = 4  # "em janeiro de 2025"
+_NAMED_MONTH_TEXT: Final = re.compile(
+    r"(janeiro|fevereiro|marco|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro)"
+    r"(\s+(de\s+)?[0-9]{4})?")
+_RELATIVE_MONTHS: Final = frozenset({"mes passado", "este mes", "esse mes", "mes que vem", "proximo mes",
+                                     "ultimo mes", "mes anterior"})
+
+
+def parse_gasto(text: str, today: date | None = None) -> SpendCommand:
+    """``"37,90 mercado"``, ``"R$ 1.500,00 aluguel 2026-05"``, ``"2 mil aluguel"``, ``"R$1k mercado"``;
+    with `today`, also ``"120 luz março"`` and ``"50 mercado mês passado"``."""
     tokens = text.split()
     period: tuple[int, int] | None = None
     if len(tokens) >= 2 and _MONTH_TOKEN.fullmatch(tokens[-1]):
@@ -236,6 +265,9 @@ def parse_gasto(text: str) -> SpendCommand:
         except InvalidPeriod as error:
             raise CommandUsageError("gasto", str(error)) from error
         tokens = tokens[:-1]
+    elif (named := _trailing_month(tokens, today)) is not None:
+        period, end = named
+        tokens = tokens[:end]
     amount, expense = _amount_first("gasto", tokens, "a despesa")
     return SpendCommand(amount=amount, expense=expense, period=period)
 
@@ -348,7 +380,7 @@ def _period(value: tuple[int, int] | None, today: date) -> str:
 
 
 def gasto(text: str, today: date, currency: str) -> ToolCallArgs:
-    spend = parse_gasto(text)
+    spend = parse_gasto(text, today)
     return RecordSpendTool.name, {"expense": spend.expense, "period": _period(spend.period, today),
                            "amount": _money(spend.amount, currency)}
 

@@ -10,7 +10,6 @@ from typing import Final, Protocol
 from bot.app.outcomes import Outcome, Speaker
 from bot.app.proposals import minted
 from bot.app.service import HouseholdService
-from bot.commands.parsing import CommandUsageError, resumo_period
 from bot.texts import guide, history, messages
 
 
@@ -67,11 +66,11 @@ async def undo_last(console: Console, command: str, rest: str) -> None:
 
 async def export(console: Console, command: str, rest: str) -> None:
     """The CSV goes to a file in the console's folder; the terminal shows where."""
-    try:
-        period = resumo_period(rest)
-    except CommandUsageError as usage:
-        console.write(history.usage_text(command, str(usage)))
+    found = await console.service.month_for(command, CONSOLE_CHAT_ID, console.speaking(), rest, whole=True)
+    if isinstance(found, str):
+        console.write(found)
         return
+    _, period = found
     path = console.folder / history.export_file_name(period)
     with path.open("wb") as out:
         name = await console.service.export(CONSOLE_CHAT_ID, period, out)

@@ -12,13 +12,11 @@ from telegram.ext import Application, CommandHandler, ContextTypes
 
 from bot.app.outcomes import Reply
 from bot.commands.catalog import COMMANDS
-from bot.commands.parsing import CommandUsageError, resumo_period
 from bot.telegram.delivery import deliver
 from bot.telegram.periodic import schedule_of
 from bot.telegram.sending import send_text
 from bot.telegram.updates import arguments_of, chat_id_of, command_of, operation_id_of, service_of, speaker_of
 from bot.texts import guide, history, messages
-from bot.texts import schedule as schedule_texts
 
 Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
@@ -76,11 +74,12 @@ async def undo_last(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/exportar [AAAA-MM]: the ledger as a CSV document, written to a temporary file and
     uploaded from it, so memory stays flat however long the history."""
-    try:
-        period = resumo_period(arguments_of(context))
-    except CommandUsageError as usage:
-        await send_text(context, chat_id_of(update), history.usage_text("exportar", str(usage)))
+    found = await service_of(context).month_for("exportar", chat_id_of(update), speaker_of(update),
+                                                 arguments_of(context), whole=True)
+    if isinstance(found, str):
+        await send_text(context, chat_id_of(update), found)
         return
+    _, period = found
     with tempfile.TemporaryFile() as out:
         name = await service_of(context).export(chat_id_of(update), period, out)
         if name is None:
@@ -105,16 +104,11 @@ async def reminders(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def chart(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/grafico [AAAA-MM]: the month's chart as a photo."""
     chat_id = chat_id_of(update)
-    try:
-        period = resumo_period(arguments_of(context))
-    except CommandUsageError:
-        await send_text(context, chat_id, schedule_texts.GRAFICO_USAGE)
+    found = await service_of(context).month_for("grafico", chat_id, speaker_of(update), arguments_of(context))
+    if isinstance(found, str):
+        await send_text(context, chat_id, found)
         return
-    link = await service_of(context).member_link(chat_id, speaker_of(update))
-    if isinstance(link, Reply):
-        await send_text(context, chat_id, link.text)
-        return
-    drawn = await schedule_of(context.application).chart(link, period)
+    drawn = await schedule_of(context.application).chart(*found)
     if isinstance(drawn, str):
         await send_text(context, chat_id, drawn)
     else:

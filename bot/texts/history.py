@@ -17,6 +17,7 @@ from typing import BinaryIO, Final
 from zoneinfo import ZoneInfo
 
 from bot.texts.format import money, month_br
+from bot.texts.reports import before_household_text
 from domain.ledger import EntryKind, LedgerEntry
 from domain.money import Money, Period, minor_units
 
@@ -77,9 +78,13 @@ def statement_line(entry: LedgerEntry, timezone: str) -> str:
     return " · ".join(parts)
 
 
-def statement_text(period: Period, entries: Sequence[LedgerEntry], timezone: str) -> str:
-    """/extrato: the month's entries, newest first (`entries` as the ledger gives them)."""
+def statement_text(period: Period, entries: Sequence[LedgerEntry], timezone: str, *,
+                   began: Period | None = None) -> str:
+    """/extrato: the month's entries, newest first (`entries` as the ledger gives them). `began`:
+    the month the household was set up, which an empty month before it names."""
     title = f"🧾 Extrato de {month_br(period)}"
+    if not entries and began is not None and period < began:
+        return f"{title}\n\n{before_household_text(period, began)}"
     if not entries:
         return f"{title}\n\nNenhum lançamento neste mês."
     shown = entries[:STATEMENT_LINES]

@@ -16,17 +16,25 @@ from bot.texts.format import (
     percent_of,
     squeeze,
 )
-from domain.money import Money
+from domain.money import Money, Period
 from domain.reports import BudgetReport, GoalReport, UnreportableGoal
 
 EXPENSE_HINT: Final = "Cadastre com /despesa Aluguel 2.500 dia 10"
 GOAL_HINT: Final = "Crie com /meta Viagem 6000 EUR até 2028-06-01"
 
 
-def budget_report_text(report: BudgetReport) -> str:
-    """/resumo: each expense with a bar, the totals, the income and what is left."""
+def before_household_text(period: Period, began: Period) -> str:
+    """An empty month before the household was set up (/resumo, /extrato, /grafico say it alike)."""
+    return f"Nada registrado em {month_br(period)}: a casa começou em {month_br(began)}."
+
+
+def budget_report_text(report: BudgetReport, *, began: Period | None = None) -> str:
+    """/resumo: each expense with a bar, the totals, the income and what is left. `began`: the
+    month the household was set up, which an empty month before it names."""
     lines = [f"📊 Resumo de {month_br(report.period)}", ""]
-    if not report.expenses:
+    if not report.expenses and began is not None and report.period < began:
+        lines.append(before_household_text(report.period, began))
+    elif not report.expenses:
         lines += ["Nenhuma despesa cadastrada ainda.", EXPENSE_HINT]
     for expense in report.expenses:
         lines.append(f"{expense.name}: {_money_progress(expense.actual, expense.expected)}")

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Final
 
 from bot.texts.format import date_br, money, month_br
-from domain.money import Money
+from bot.texts.reports import before_household_text
+from domain.money import Money, Period
 from domain.reports import GoalReport, MonthReport, UnreportableGoal
 
 LEMBRETES_USAGE: Final = "Use /lembretes on para ligar ou /lembretes off para desligar os avisos de vencimento."
-GRAFICO_USAGE: Final = "Use /grafico para o mês atual ou /grafico AAAA-MM (ex.: /grafico 2026-06)."
 CAPTION_LIMIT: Final = 1024
 
 
@@ -36,7 +36,10 @@ def chart_caption(report: MonthReport) -> str:
     return f"📊 {month_br(report.period).capitalize()}: previsto x gasto e metas"
 
 
-def empty_month(report: MonthReport) -> str:
+def empty_month(report: MonthReport, began: Period | None = None) -> str:
+    """/grafico with nothing to draw; before the household was set up, it says so as /resumo does."""
+    if began is not None and report.period < began:
+        return before_household_text(report.period, began)
     return (f"Nada para mostrar em {month_br(report.period)}: cadastre despesas (/despesa Aluguel 2.500 dia 10) "
             "ou metas (/meta Viagem 6000 EUR até 2028-06-01).")
 

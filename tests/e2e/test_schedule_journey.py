@@ -89,10 +89,11 @@ def test_grafico_sends_the_months_chart_as_a_png_photo(tg: FakeTelegramAPI, sqli
         assert "/despesa" in casa.reply_to(ANA, "/grafico")  # nothing to draw yet
         add_expense(casa, "/despesa Mercado 1.500")
         casa.confirm(ANA, casa.propose(ANA, "/gasto 1.730,45 mercado"))
-        assert "/grafico 2026-06" in casa.reply_to(ANA, "/grafico junho")
+        # A month it cannot read gets the form; a month's name is read as /resumo reads it.
+        assert "/grafico 2026-05" in casa.reply_to(ANA, "/grafico junhoo")
 
         since = casa.mark()
-        casa.post(casa.message(ANA, "/grafico 2026-06"))
+        casa.post(casa.message(ANA, "/grafico junho"))
         [photo] = tg.wait_for("sendPhoto", lambda c: c.params.get("chat_id") == CHAT and c.ok, since=since,
                               timeout=WAIT)
     upload = photo.params["photo"]

@@ -1,0 +1,197 @@
+"""What a new user tripped on in a fresh try (issue 26), each finding as it was typed, over the
+same service Telegram and the console use. The console's own findings (6, 12, 15, 16, 17) are in
+test_console.py; the typing indicator (8) in tests/unit/bot/test_thinking.py."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.app.outcomes import Decision, Edit, Outcome, Preview, Reply, Speaker
+from bot.app.service import HouseholdService
+from tests.fakes.posting import PostingService
+from tests.fakes.storage import InMemoryStorage
+
+NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
+CHAT = -2601
+ANA = Speaker(1, "Ana")
+BRUNO = Speaker(2, "Bruno")
+
+
+def clock() -> datetime:
+    return NOW
+
+
+@pytest.fixture
+def storage() -> InMemoryStorage:
+    return InMemoryStorage(clock=clock)
+
+
+@pytest.fixture
+def service(storage: InMemoryStorage) -> HouseholdService:
+    return PostingService(storage, model=None, clock=clock)
+
+
+def reply_of(outcomes: list[Outcome]) -> str:
+    [reply] = outcomes
+    assert isinstance(reply, Reply), reply
+    return reply.text
+
+
+def preview_of(outcomes: list[Outcome]) -> Preview:
+    [preview] = outcomes
+    assert isinstance(preview, Preview), preview
+    return preview
+
+
+async def proposed(service: HouseholdService, command: str, text: str, by: Speaker = ANA) -> Preview:
+    return preview_of(await service.command(CHAT, by, command, text))
+
+
+async def confirm(service: HouseholdService, preview: Preview, by: Speaker = ANA) -> Edit:
+    result = await service.press(CHAT, by.user_id, Decision.CONFIRM, preview.key)
+    assert not result.alert, result.answer
+    assert result.edit is not None
+    return result.edit
+
+
+async def confirmed(service: HouseholdService, command: str, text: str) -> Edit:
+    return await confirm(service, await proposed(service, command, text))
+
+
+async def started(service: HouseholdService) -> None:
+    await service.start(CHAT, "Casa", ANA)
+
+
+# --------------------------------------------------------------------------- 1 and 18. amounts
+
+
+async def test_despesa_reads_r_1k_as_a_thousand_and_dia_10_as_the_billing_day(
+        service: HouseholdService) -> None:
+    await started(service)
+
+    preview = await proposed(service, "despesa", "Academia R$1k dia 10")
+
+    assert "Nome: Academia\n" in preview.text
+    assert "Valor previsto por mês: R$ 1.000,00" in preview.text
+    assert "Vencimento: todo dia 10" in preview.text
+
+
+@pytest.mark.parametrize("written", ["R$1k", "1k", "1,5k", "2 mil", "50 reais"])
+async def test_gasto_reads_what_the_agent_reads(service: HouseholdService, written: str) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 3.000")
+
+    preview = await proposed(service, "gasto", f"{written} mercado")
+
+    expected = {"R$1k": "R$ 1.000,00", "1k": "R$ 1.000,00", "1,5k": "R$ 1.500,00", "2 mil": "R$ 2.000,00",
+                "50 reais": "R$ 50,00"}[written]
+    assert f"Valor: {expected}" in preview.text
+
+
+async def test_o_valor_vem_primeiro_only_when_the_first_word_is_not_a_value(service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 3.000")
+
+    misplaced = reply_of(await service.command(CHAT, ANA, "gasto", "mercado 10"))
+    first = await service.command(CHAT, ANA, "gasto", "R$1k mercado")
+
+    assert "O valor vem primeiro; “mercado” não é um valor." in misplaced
+    assert isinstance(first[0], Preview) and "O valor vem primeiro" not in first[0].text
+
+
+# --------------------------------------------------------------------------- 2. totals after confirming
+
+
+async def test_each_confirmed_message_shows_the_total_after_its_own_confirmation(
+        service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.500")
+    first = await proposed(service, "gasto", "87,90 mercado")
+    second = await proposed(service, "gasto", "12,50 mercado")
+    assert "Total gasto no mês: R$ 12,50" in second.text  # what it was when proposed
+
+    await confirm(service, first)
+    edit = await confirm(service, second)
+
+    assert "Total gasto no mês: R$ 100,40" in edit.text
+    assert "Mercado: R$ 100,40 de R$ 1.500,00" in await service.answer("resumo", CHAT, ANA, "")
+
+
+# --------------------------------------------------------------------------- 3. the total of /resumo
+
+
+async def test_resumo_totals_are_the_sum_of_the_lines_it_shows(
+        storage: InMemoryStorage) -> None:
+    now = [NOW]
+    service = PostingService(storage, model=None, clock=lambda: now[0])
+    await started(service)
+    now[0] = datetime(2026, 12, 10, 15, tzinfo=UTC)
+    await confirmed(service, "despesa", "Aluguel 2.800")  # registered in December
+    await confirmed(service, "gasto", "1.234,56 aluguel 2026-11")  # November, caught up
+
+    november = await service.answer("resumo", CHAT, ANA, "novembro")
+
+    assert "Aluguel: R$ 1.234,56 de R$ 2.800,00" in november
+    assert "Total: R$ 1.234,56 de R$ 2.800,00" in november
+
+
+# --------------------------------------------------------------------------- 5. one month reader
+
+
+async def test_a_month_before_the_household_says_when_it_began_in_resumo_extrato_and_grafico(
+        service: HouseholdService) -> None:
+    await started(service)
+    for line in ("Aluguel 2.800", "Mercado 1.500", "Luz 200", "Internet 120"):
+        await confirmed(service, "despesa", line)
+
+    summary = await service.answer("resumo", CHAT, ANA, "março")
+    statement = await service.answer("extrato", CHAT, ANA, "março")
+
+    assert summary.startswith("📊 Resumo de março de 2026")
+    assert "Nenhuma despesa cadastrada ainda" not in summary
+    assert "a casa começou em junho de 2026" in summary
+    assert statement.startswith("🧾 Extrato de março de 2026")
+    assert "a casa começou em junho de 2026" in statement
+
+
+@pytest.mark.parametrize("month", ["2025-01", "01/2025", "janeiro de 2025"])
+async def test_a_month_too_early_is_refused_alike_by_gasto_resumo_and_extrato(
+        service: HouseholdService, month: str) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.500")
+    refusal = ("⚠️ janeiro de 2025 é antigo demais para esta casa: use um mês de junho de 2025 "
+               "até junho de 2027.")
+
+    spend = reply_of(await service.command(CHAT, ANA, "gasto", f"10 mercado {month}"))
+    summary = await service.answer("resumo", CHAT, ANA, month)
+    statement = await service.answer("extrato", CHAT, ANA, month)
+
+    assert spend == refusal
+    assert summary == refusal
+    assert statement == refusal
+
+
+async def test_month_names_read_alike_in_resumo_and_extrato(service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.500")
+    await confirmed(service, "gasto", "10 mercado")
+
+    assert (await service.answer("resumo", CHAT, ANA, "junho")).startswith("📊 Resumo de junho de 2026")
+    assert (await service.answer("extrato", CHAT, ANA, "06/2026")).startswith("🧾 Extrato de junho de 2026")
+    assert (await service.answer("extrato", CHAT, ANA, "mês passado")).startswith(
+        "🧾 Extrato de maio de 2026")
+
+
+@pytest.mark.parametrize(("written", "month"), [
+    ("120 mercado março", "março de 2026"), ("120 mercado em maio", "maio de 2026"),
+    ("120 mercado mês passado", "maio de 2026"), ("120 mercado dezembro de 2025", "dezembro de 2025"),
+    ("120 mercado 12/2025", "dezembro de 2025")])
+async def test_gasto_reads_a_month_as_resumo_does(service: HouseholdService, written: str, month: str) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.500")
+
+    preview = await proposed(service, "gasto", written)
+
+    assert "Despesa: Mercado\n" in preview.text and f"Mês: {month}" in preview.text
