@@ -36,6 +36,9 @@ class RecurringExpense:
     loaded_periods: frozenset[Period] | None = None
     id: str | None = None  # given by the repository; entries of the ledger name it
     archived: bool = False  # out of the prompt and the summaries; its history stays
+    # The first month an archived expense is no longer shown (the month after it was archived):
+    # what was spent stays spent. None: archived before this was kept, shown only where spent.
+    archived_since: Period | None = None
     # Additions made since the last save, one ledger entry each (see domain.ledger).
     lines: list[SpendLine] = field(default_factory=list)
     # The expected amount from each month on: the month it was registered, then each adjustment.
@@ -76,11 +79,22 @@ class RecurringExpense:
             raise InvalidMoney(f"Valor negativo: {new_expected}.")
         self.expected = new_expected
 
-    def archive(self) -> None:
+    def archive(self, since: Period | None = None) -> None:
+        """Out of the summaries from month `since` on; the months before it keep it."""
         self.archived = True
+        self.archived_since = since
 
     def restore(self) -> None:
         self.archived = False
+        self.archived_since = None
+
+    def counted_in(self, period: Period) -> bool:
+        """Whether the month counts the expense: registered by then or spent on then, and not
+        archived before it. What was spent stays spent, archived or not."""
+        spent = not self.actual_for(period).is_zero
+        if self.archived and not spent and (self.archived_since is None or self.archived_since <= period):
+            return False
+        return spent or self.existed_in(period)
 
     def replace_actual(self, period: Period, amount: Money) -> Money:
         """Sets the month's actual to `amount` (the ledger gets the difference as one entry)."""
@@ -185,10 +199,11 @@ class Budget:
         expense.name = cleaned
         return expense
 
-    def archive(self, name: str) -> RecurringExpense:
-        """Takes an expense out of the month's summaries; its history stays in the ledger."""
+    def archive(self, name: str, *, since: Period | None = None) -> RecurringExpense:
+        """Takes an expense out of the summaries from month `since` on (the month after it is
+        archived, as the tool has it); its history stays in the ledger."""
         expense = self.find_by_name(name)
-        expense.archive()
+        expense.archive(since)
         return expense
 
     def adjust_amount(self, name: str, new_expected: Money, *,
@@ -206,10 +221,9 @@ class Budget:
 
     def expenses_in(self, period: Period) -> list[RecurringExpense]:
         """The expenses a month counts, in their order: each one registered by then, or spent on
-        then (a month caught up on later). Its report's lines and totals are these, so a total is
-        always the sum of the lines shown."""
-        return [e for e in self.active_expenses()
-                if e.existed_in(period) or not e.actual_for(period).is_zero]
+        then (a month caught up on later), and not archived before it (`counted_in`). Its
+        report's lines and totals are these, so a total is always the sum of the lines shown."""
+        return [e for e in self.expenses if e.counted_in(period)]
 
     def expected_total_for(self, period: Period) -> Money:
         """What the month expected: each expense it counts, at its amount then."""

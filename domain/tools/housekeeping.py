@@ -1,7 +1,9 @@
 """Renaming and archiving an expense or a goal: previews like every write, history kept.
 
-An archived expense or goal leaves the prompt's working memory, /resumo and /metas, and answers
-to no name; its ledger entries stay, so /extrato and /exportar still show them.
+An archived expense or goal leaves the prompt's working memory and /metas, and answers to no
+name; an expense leaves /resumo from the next month on (what was spent stays spent: the month it
+was archived in, and any month it was spent in, still show it). Its ledger entries stay, so
+/extrato and /exportar still show them.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from typing import Any, Literal
 from pydantic import Field
 
 from domain.budget import Budget, RecurringExpense
+from domain.clock import DEFAULT_TIMEZONE, Clock, local_today
 from domain.errors import AmbiguousName, UnknownExpense, UnknownGoal, UnknownName
 from domain.goals import Goal
 from domain.household import clean_name
+from domain.money import Period
 from domain.operations.log import OperationLog
 from domain.operations.previews import Preview
 from domain.operations.receipts import ToolReceipt
@@ -52,22 +56,30 @@ class _ItemTool(WriteTool[Any]):
     offered = False
 
     def __init__(self, budget_repo: BudgetRepository, budget_id: str, goal_repo: GoalRepository,
-                 household_id: str | None, operations: OperationLog | None = None) -> None:
+                 household_id: str | None, operations: OperationLog | None = None, *,
+                 now: Clock | None = None, timezone: str = DEFAULT_TIMEZONE) -> None:
         super().__init__(operations)
         self.budget_repo = budget_repo
         self.budget_id = budget_id
         self.goal_repo = goal_repo
         self.household_id = household_id
+        self.now = now
+        self.timezone = timezone
 
     @classmethod
     def create(cls, *, budget_repo: BudgetRepository, budget_id: str, goal_repo: GoalRepository,
-               household_id: str | None = None, operations: OperationLog | None = None) -> Any:
-        return cls(budget_repo, budget_id, goal_repo, household_id, operations)
+               household_id: str | None = None, operations: OperationLog | None = None,
+               now: Clock | None = None, timezone: str = DEFAULT_TIMEZONE) -> Any:
+        return cls(budget_repo, budget_id, goal_repo, household_id, operations, now=now, timezone=timezone)
 
     @classmethod
     def bound(cls, binding: HouseholdBinding) -> Any:
         return cls(binding.budgets, binding.budget_id, binding.goals, binding.household.id,
-                   binding.operations)
+                   binding.operations, now=binding.clock, timezone=binding.timezone)
+
+    def _next_month(self) -> Period | None:
+        """The first month an expense archived now is no longer shown (None without a clock)."""
+        return Period.of(local_today(self.now, self.timezone)).plus(1) if self.now is not None else None
 
     async def _find(self, name: str, kind: ItemKind | None) -> tuple[Budget, RecurringExpense] | Goal:
         budget = await self.budget_repo.load(self.budget_id, periods=())
@@ -151,5 +163,5 @@ class ArchiveTool(_ItemTool):
             goal = found
             return Staged(ArchivePreview("goal", goal.name), lambda: self.goal_repo.save(goal))
         budget, expense = found
-        budget.archive(expense.name)
+        budget.archive(expense.name, since=self._next_month())
         return Staged(ArchivePreview("expense", expense.name), lambda: self.budget_repo.save(budget))

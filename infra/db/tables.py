@@ -85,6 +85,9 @@ expenses = Table(
     # `currency` (migration 0018b): NULL for an expense registered before it was kept.
     Column("expected_history", Text, nullable=True),
     Column("archived", Boolean, nullable=False, server_default=false()),
+    # "2026-07": the first month an archived expense is no longer shown (migration 0026); NULL for
+    # one archived before it was kept, or not archived.
+    Column("archived_since", String(7), nullable=True),
 )
 
 expense_aliases = Table(

@@ -50,7 +50,8 @@ def _fields(expense: RecurringExpense, position: int) -> tuple[Any, ...]:
     # The position stays last: a budget rebuilt from the store pairs expenses by it.
     return (expense.name, expense.expected.to_minor_units(), expense.expected.currency,
             expense.category, expense.billing_day, expense.payment_method,
-            _history_text(expense), expense.archived, position)
+            _history_text(expense), expense.archived,
+            str(expense.archived_since) if expense.archived_since is not None else None, position)
 
 
 def _history_text(expense: RecurringExpense) -> str | None:
@@ -68,11 +69,12 @@ def _history_of(text: str | None, currency: str) -> dict[Period, Money]:
 
 
 def _expense_row(budget_id: str, expense_id: str, fields: tuple[Any, ...]) -> dict[str, Any]:
-    name, expected, currency, category, billing_day, payment_method, history, archived, position = fields
+    (name, expected, currency, category, billing_day, payment_method, history, archived, archived_since,
+     position) = fields
     return {"id": expense_id, "budget_id": budget_id, "name": name, "expected_minor": expected,
             "currency": currency, "category": category, "billing_day": billing_day,
             "payment_method": payment_method, "expected_history": history, "archived": archived,
-            "position": position}
+            "archived_since": archived_since, "position": position}
 
 
 def _root_values(budget: Budget) -> dict[str, Any]:
@@ -147,6 +149,7 @@ async def _fetch(connection: AsyncConnection, budget_id: str, periods: Iterable[
             aliases=tuple(aliases.get(row.id, ())), category=row.category,
             billing_day=row.billing_day, payment_method=row.payment_method,
             actuals=dict(month_actuals), loaded_periods=wanted, id=row.id, archived=row.archived,
+            archived_since=period_of(row.archived_since) if row.archived_since else None,
             expected_since=_history_of(row.expected_history, row.currency))
         loaded.append(expense)
         states.append((expense, ExpenseState(row.id, _fields(expense, row.position),
@@ -195,7 +198,7 @@ async def _write_expenses(connection: AsyncConnection, unit: UnitOfWork, budget:
             entry(EntryKind.EXPENSE, expense, expense_id, expense.expected)
         elif fields != old.fields:
             changed_expenses.append(_expense_row(budget.id, expense_id, fields))
-            old_name, old_minor, old_currency, *_, old_archived, _ = old.fields
+            old_name, old_minor, old_currency, *_, old_archived, _, _ = old.fields
             if (old_minor, old_currency) != (fields[1], fields[2]):
                 old_expected = money_from_minor(old_minor, old_currency)
                 change = (expense.expected - old_expected if old_currency == fields[2]

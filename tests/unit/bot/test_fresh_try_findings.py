@@ -195,3 +195,30 @@ async def test_gasto_reads_a_month_as_resumo_does(service: HouseholdService, wri
     preview = await proposed(service, "gasto", written)
 
     assert "Despesa: Mercado\n" in preview.text and f"Mês: {month}" in preview.text
+
+
+# --------------------------------------------------------------------------- 7. archiving
+
+
+async def test_archiving_keeps_what_was_spent_and_hides_the_expense_from_next_month_on(
+        storage: InMemoryStorage) -> None:
+    now = [NOW]
+    service = PostingService(storage, model=None, clock=lambda: now[0])
+    await started(service)
+    for line in ("Farmácia 100", "Mercado 1.500", "Luz 200"):
+        await confirmed(service, "despesa", line)
+    await confirmed(service, "gasto", "50 farmácia")
+    await confirmed(service, "arquivar", "Farmácia")
+    june = await service.answer("resumo", CHAT, ANA, "")
+    now[0] = datetime(2026, 7, 10, 15, tzinfo=UTC)
+    await confirmed(service, "arquivar", "luz")
+
+    july = await service.answer("resumo", CHAT, ANA, "")
+    june_later = await service.answer("resumo", CHAT, ANA, "junho")
+    august = await service.answer("resumo", CHAT, ANA, "2026-08")
+
+    assert "Farmácia: R$ 50,00 de R$ 100,00" in june and "Total: R$ 50,00 de R$ 1.800,00" in june
+    assert june_later.splitlines()[2:] == june.splitlines()[2:]  # June stays as it was
+    assert "Farmácia" not in july and "Luz: R$ 0,00 de R$ 200,00" in july
+    assert "Total: R$ 0,00 de R$ 1.700,00" in july
+    assert "Luz" not in august and "Total: R$ 0,00 de R$ 1.500,00" in august

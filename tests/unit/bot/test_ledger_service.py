@@ -231,8 +231,11 @@ async def test_renomear_and_arquivar_are_previews_and_history_stays(
     await service.press(CHAT, BRUNO.user_id, *ok(archive))
 
     summary = await service.answer("resumo", CHAT, ANA, str(JUNE))
+    next_month = await service.answer("resumo", CHAT, ANA, str(JUNE.plus(1)))
     statement = await service.answer("extrato", CHAT, ANA, str(JUNE))
-    assert "Feira" not in summary and "Mercado" not in summary
+    # What was spent stays spent (issue 26, finding 7): archived in June, it leaves July on.
+    assert "Feira: R$ 10,00 de R$ 1.500,00" in summary and "Mercado" not in summary
+    assert "Feira" not in next_month and "Mercado" not in next_month
     assert "Mercado (gasto) · R$ 10,00" in statement and "Feira (arquivada)" in statement
 
 
