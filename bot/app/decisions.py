@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from dataclasses import replace
 
 from bot.app.chats import ChatContext, Chats
 from bot.app.outcomes import Decision, Edit, PressResult, Preview, Reply, Speaker
 from bot.app.proposals import Proposals
 from bot.commands.replies import decision_of
-from bot.texts import history, messages
+from bot.texts import history, messages, previews
 from domain.errors import DomainError, OperationClosed
 from domain.household import Member
 from domain.operations.log import UNDO_TOOL, Operation, OperationStatus, is_key
@@ -76,6 +77,36 @@ class Decisions:
         decision = Decision.CONFIRM if said == "confirm" else Decision.CANCEL
         return await self.press(chat_id, user_id, decision, operation.key)
 
+    async def bare(self, chat_id: int, user_id: int, text: str) -> PressResult | Reply | None:
+        """A "confirma" (or "cancela", "ok", 👍 …) that answers no preview in particular: Telegram
+        text that replies to none, or a line in the console. One preview waiting: that one,
+        except an erase, which is never confirmed without pointing at it; several: which one?
+        None: nothing to confirm. None back when the text is no such word or the speaker no
+        member (their text goes on as any other)."""
+        said = decision_of(text)
+        if said is None:
+            return None
+        context = await self.chats.context(chat_id)
+        member = await self.chats.member(context, user_id) if context is not None else None
+        if context is None or member is None:
+            return None
+        confirming = said == "confirm"
+        waiting = [op for op in await context.operations.pending() if op.message_id is not None]
+        if not waiting:
+            return Reply(messages.nothing_pending_text(confirming=confirming))
+        if len(waiting) > 1:
+            return Reply(messages.which_pending_text(len(waiting), confirming=confirming))
+        [operation] = waiting
+        if confirming and operation.tool == EraseHouseholdTool.name:
+            return Reply(messages.erase_needs_its_button_text())
+        result = await self.press(chat_id, user_id, Decision.CONFIRM if confirming else Decision.CANCEL,
+                                  operation.key)
+        if result.alert:
+            return result
+        current = await context.operations.get(operation.operation_id) or operation
+        summary = previews.summary_line(current.tool, await self.proposals.shown(context, current))
+        return replace(result, answer=messages.decided_text(summary, confirmed=confirming))
+
     async def _by_non_member(self, context: ChatContext, user_id: int, decision: Decision,
                              key: str) -> PressResult:
         """Someone who asked to join may withdraw their own request, never confirm it."""
@@ -109,7 +140,7 @@ class Decisions:
             assert isinstance(erasing, ErasePreview)
             erased = messages.erased_text(erasing.household, member.name)
             edit = Edit(operation.message_id, erased) if operation.message_id is not None else None
-            return PressResult(messages.confirmed_answer(), edit=edit)
+            return PressResult(messages.confirmed_answer(), edit=edit, decided=True)
         current = await context.operations.get(operation.operation_id) or operation
         edit = await self.proposals.final_edit(context, current)
         undone = None
@@ -119,14 +150,14 @@ class Decisions:
             target = await context.operations.get(undoing.operation)
             undone = await self.proposals.final_edit(context, target) if target is not None else None
         answer = messages.confirmed_answer() if receipt.persisted else messages.already_confirmed_alert()
-        return PressResult(answer, edit=edit, undone=undone)
+        return PressResult(answer, edit=edit, undone=undone, decided=receipt.persisted)
 
     async def _cancel(self, context: ChatContext, operation: Operation, member: Member) -> PressResult:
         current = await context.operations.cancel(operation.operation_id, cancelled_by=member.name)
         edit = await self.proposals.final_edit(context, current)
         if current.status is OperationStatus.CONFIRMED:
             return PressResult(messages.already_confirmed_alert(), alert=True, edit=edit)
-        return PressResult(messages.cancelled_answer(), edit=edit)
+        return PressResult(messages.cancelled_answer(), edit=edit, decided=True)
 
     # -- undo ----------------------------------------------------------------------------------------
 

@@ -63,3 +63,4 @@ class PressResult:
     edit: Edit | None = None
     post: Preview | None = None  # a new preview to post (↩️ Desfazer proposes an undo)
     undone: Edit | None = None  # a confirmed undo: the undone operation's message, button gone
+    decided: bool = False  # this decision confirmed or cancelled it (not a repeat, nor a refusal)

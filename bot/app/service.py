@@ -138,6 +138,11 @@ class HouseholdService:
         """A reply "confirma" / "cancela" to a posted preview: the press it stands for."""
         return await self.decisions.reply(chat_id, user_id, message_id, text)
 
+    async def decide_pending(self, chat_id: int, user_id: int, text: str) -> PressResult | Reply | None:
+        """A bare "confirma" / "cancela" that replies to no preview: the one waiting, or a question
+        (several waiting, an erase, nothing); None when it is not one (it goes to the agent)."""
+        return await self.decisions.bare(chat_id, user_id, text)
+
     # -- reading ---------------------------------------------------------------------------------
 
     async def answer(self, command: str, chat_id: int, speaker: Speaker, text: str) -> str:

@@ -35,7 +35,6 @@ class Console:
         self.speakers: dict[str, Speaker] = {}
         self.speaker: Speaker | None = None
         self.choices: dict[str, tuple[Decision, str]] = {}  # "1" -> (decision, operation key)
-        self.last_preview: int | None = None  # what "confirma" / "cancela" answers, as a reply would
         self._next_choice = 1
         self._next_message = 1
 
@@ -82,7 +81,7 @@ class Console:
             await self.list_pending()
         elif name:
             self.write(texts.unknown_command(name))
-        elif not await self._reply_to_last_preview(text):
+        elif not await self._decide_pending(text):
             await self.show(await self.service.talk(CONSOLE_CHAT_ID, self.speaking(), text))
 
     def speaking(self) -> Speaker:
@@ -102,7 +101,6 @@ class Console:
                 message_id = self._next_message
                 self._next_message += 1
                 await self.service.preview_posted(CONSOLE_CHAT_ID, outcome.operation_id, message_id)
-                self.last_preview = message_id
                 self.write(f"{outcome.text}\n{texts.choices(ok, no)}")
             elif isinstance(outcome, Edit):
                 self.write(outcome.text)
@@ -115,14 +113,19 @@ class Console:
             return
         await self.show(list(previews))
 
-    async def _reply_to_last_preview(self, text: str) -> bool:
-        """"confirma" / "cancela" typed after a preview: what a Telegram reply to it does (§8)."""
-        if self.last_preview is None:
-            return False
-        result = await self.service.reply_to_preview(CONSOLE_CHAT_ID, self.speaking().user_id,
-                                                     self.last_preview, text)
+    async def _decide_pending(self, text: str) -> bool:
+        """"confirma" / "cancela" typed on its own: the one preview waiting, or which one? (the
+        numbers then show them); False when the line is something else, for the agent."""
+        result = await self.service.decide_pending(CONSOLE_CHAT_ID, self.speaking().user_id, text)
         if result is None:
             return False
+        if isinstance(result, Reply):
+            self.write(result.text)
+            previews = await self.service.pending_previews(CONSOLE_CHAT_ID)
+            if previews:
+                self.write(texts.CHOOSE_BY_NUMBER)
+                await self.show(list(previews))
+            return True
         self._write_result(result)
         return True
 
@@ -130,7 +133,4 @@ class Console:
         self._write_result(await self.service.press(CONSOLE_CHAT_ID, self.speaking().user_id, decision, key))
 
     def _write_result(self, result: PressResult) -> None:
-        if result.edit is not None and result.edit.message_id == self.last_preview:
-            self.last_preview = None  # a later "ok" is for the agent again
-        first_time = result.answer in (messages.confirmed_answer(), messages.cancelled_answer())
-        self.write(result.edit.text if first_time and result.edit is not None else result.answer)
+        self.write(result.edit.text if result.decided and result.edit is not None else result.answer)

@@ -20,6 +20,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.app.outcomes import Reply
 from bot.commands.parsing import CommandUsageError
 from bot.telegram import lifecycle
 from bot.telegram.delivery import deliver, edit
@@ -42,6 +43,8 @@ async def text_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     assert message is not None and message.text is not None
     replied = message.reply_to_message
     if replied is not None and await decided_by_reply(context, update, replied.message_id, message.text):
+        return
+    if await decided_bare(context, update, message.text):
         return
     # "typing" goes out while the agent works instead of before it starts (one Bot API round
     # trip less on every turn, bench/run.py), and is settled before any reply is sent.
@@ -70,6 +73,25 @@ async def decided_by_reply(context: ContextTypes.DEFAULT_TYPE, update: Update, m
     if result.alert:
         # What the button would have shown as an alert (not a member, already decided...).
         await send_text(context, chat_id, result.answer)
+    return True
+
+
+async def decided_bare(context: ContextTypes.DEFAULT_TYPE, update: Update, text: str) -> bool:
+    """A "confirma"/"cancela" that replies to no preview: the one waiting, or a question, without
+    the model (bot/app/decisions.py `bare`)."""
+    user = update.effective_user
+    assert user is not None
+    chat_id = chat_id_of(update)
+    result = await service_of(context).decide_pending(chat_id, user.id, text)
+    if result is None:
+        return False
+    if isinstance(result, Reply):
+        await send_text(context, chat_id, result.text)
+        return True
+    for change in (result.edit, result.undone):
+        if change is not None:
+            await edit(context, chat_id, change)
+    await send_text(context, chat_id, result.answer)  # the preview may be far up the chat
     return True
 
 

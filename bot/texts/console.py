@@ -12,6 +12,7 @@ Trocar quem fala: /eu <nome>     Propostas pendentes: /pendentes     Fechar: /fi
 ASK_NAME: Final = "Quem está falando? (seu nome) "
 NO_MODEL: Final = "(Sem LLM_MODEL: texto livre mostra os comandos; os comandos funcionam normalmente.)\n"
 NO_PENDING: Final = "Nenhuma proposta pendente."
+CHOOSE_BY_NUMBER: Final = "No terminal, digite o número da opção:"
 
 
 def speaking_now(name: str) -> str:

@@ -117,6 +117,28 @@ def join_hint_text() -> str:
     return "Oi! Para eu entender seus pedidos, entre na casa com /entrar (ou /entrar <seu nome>)."
 
 
+def nothing_pending_text(*, confirming: bool) -> str:
+    return f"Nada pendente para {'confirmar' if confirming else 'cancelar'}."
+
+
+def which_pending_text(count: int, *, confirming: bool) -> str:
+    """A bare "confirma" with several previews waiting: which one is up to the member."""
+    button = "✅ Confirmar" if confirming else "❌ Cancelar"
+    word = "confirma" if confirming else "cancela"
+    return (f"Há {count} propostas esperando. Qual delas? Toque em {button} na que você quer, "
+            f"ou responda “{word}” a ela.")
+
+
+def erase_needs_its_button_text() -> str:
+    return ("A proposta que está esperando é a de apagar todos os dados da casa. Para apagar, "
+            "toque em ✅ Confirmar nela (ou responda “confirma” a ela); nada foi apagado.")
+
+
+def decided_text(summary: str, *, confirmed: bool) -> str:
+    """A bare "confirma" decided the one preview waiting: which one, so nobody has to scroll."""
+    return f"{'✅ Confirmado' if confirmed else '❌ Cancelado'}: {summary}."
+
+
 def confirmed_answer() -> str:
     return "✅ Confirmado."
 

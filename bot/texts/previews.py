@@ -258,6 +258,11 @@ def expired_text(tool: str, preview: Preview | Mapping[str, Any]) -> str:
 
 
 
+def summary_line(tool: str, preview: Preview | Mapping[str, Any]) -> str:
+    """The operation in one line ("gasto de R$ 37,90 em Mercado, junho de 2026")."""
+    return _closing_summary(tool, preview)
+
+
 def _closing_summary(tool: str, preview: Preview | Mapping[str, Any]) -> str:
     """The one line of a message that closes a preview nobody will confirm. A stored preview this
     version cannot read (a tool since renamed or removed) still closes, with a plain word: a

@@ -86,7 +86,8 @@ def test_members_talk_to_the_agent_confirm_its_previews_by_button_and_by_text_an
 
     llm.script([tool_calls(("recordSpend", {**SPEND, "confirm": True})), text("Pronto, registrado.")])
     since = casa.mark()
-    [done] = casa.say(ANA, "confirma")
+    # Not a bare "confirma" (that one is decided without the model: issue 26, finding 6).
+    [done] = casa.say(ANA, "pode confirmar esse gasto")
     assert done.params["text"] == "Pronto, registrado."
     edit = casa.wait_edit(spend.message_id, since=since)
     assert without_keyboard(edit)
@@ -95,7 +96,7 @@ def test_members_talk_to_the_agent_confirm_its_previews_by_button_and_by_text_an
     left = tg.message(CHAT, spend.message_id)["reply_markup"]["inline_keyboard"]
     assert [[b["text"] for b in row] for row in left] == [["↩️ Desfazer"]]
     confirming = llm.requests[-2]
-    assert user_messages(confirming)[-1] == "[Ana] confirma"
+    assert user_messages(confirming)[-1] == "[Ana] pode confirmar esse gasto"
 
     # The same press afterwards writes nothing more.
     again = casa.press(BRUNO, spend.confirm, spend.message_id)

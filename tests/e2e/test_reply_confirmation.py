@@ -125,3 +125,31 @@ def test_a_reply_that_says_more_than_a_decision_goes_to_the_agent(
     assert answer.params["text"] == "Quer que eu mude o valor para 95?"
     assert len(llm.requests) == 1
     assert not [c for c in tg.calls[since:] if c.method == "editMessageText"]
+
+
+def test_a_confirma_that_replies_to_nothing_confirms_the_one_preview_or_asks_which_with_no_model(
+    tg: FakeTelegramAPI, llm: FakeLLMServer, start_bot: BotStarter
+) -> None:
+    # Issue 26, findings 6 and 12: it went to the model, which confirmed the newest of several.
+    casa = Group(tg, start_bot(llm), CHAT)
+    casa.reply_to(ANA, "/start")
+    casa.join(BRUNO)
+    casa.confirm(ANA, casa.propose(ANA, "/despesa Mercado 1.500"))
+    first = casa.propose(ANA, "/gasto 37,90 mercado")
+    second = casa.propose(BRUNO, "/gasto 12,50 mercado")
+    requests = len(llm.requests)
+
+    asked = casa.reply_to(BRUNO, "confirma")
+    since = casa.mark()
+    casa.press(ANA, second.cancel, second.message_id)
+    casa.wait_edit(second.message_id, since=since)
+    since = casa.mark()
+    said = casa.reply_to(ANA, "Confirma!")
+    edit = casa.wait_edit(first.message_id, since=since)
+    nothing = casa.reply_to(ANA, "ok")
+
+    assert asked.startswith("Há 2 propostas esperando. Qual delas?")
+    assert said == "✅ Confirmado: gasto de R$ 37,90 em Mercado, junho de 2026."
+    assert "Gasto registrado por Ana" in edit.params["text"]
+    assert nothing == "Nada pendente para confirmar."
+    assert len(llm.requests) == requests, "no model was asked"

@@ -200,3 +200,49 @@ async def test_a_console_session_reaches_every_command(tmp_path: Path) -> None:
 
     exported = (tmp_path / "extrato-completo.csv").read_bytes()
     assert exported.startswith("\ufeff".encode()) and b"37,90" in exported
+
+
+# --------------------------------------------------------------------------- issue 26: a bare "confirma"
+
+
+async def test_a_bare_confirma_with_several_previews_pending_asks_which_and_confirms_none() -> None:
+    console, printed = a_console()
+    await console.switch("Ana")
+    await console.handle("/start")
+    await console.handle("/despesa Mercado 1.500")
+    await console.handle("1")
+    await console.handle("/gasto 37,90 mercado")
+    await console.handle("/gasto 12,50 mercado")
+    before = len(printed)
+
+    await console.handle("confirma")
+    asked = "\n".join(printed[before:])
+    await console.handle("/resumo")
+
+    assert asked.startswith("Há 2 propostas esperando. Qual delas?")
+    assert "digite o número" in asked and "R$ 37,90" in asked and "R$ 12,50" in asked
+    assert "Mercado: R$ 0,00 de R$ 1.500,00" in printed[-1]
+
+
+async def test_a_bare_confirma_after_apagar_erases_nothing() -> None:
+    console, printed = a_console()
+    await console.switch("Ana")
+    await console.handle("/start")
+    await console.handle("/despesa Mercado 1.500")
+    await console.handle("1")
+    await console.handle("/apagar")
+
+    await console.handle("confirma")
+    await console.handle("/resumo")
+
+    assert "Mercado: R$ 0,00 de R$ 1.500,00" in printed[-1]
+
+
+async def test_a_bare_confirma_with_nothing_pending_says_so() -> None:
+    console, printed = a_console()
+    await console.switch("Ana")
+    await console.handle("/start")
+
+    await console.handle("confirma")
+
+    assert printed[-1] == "Nada pendente para confirmar."

@@ -222,3 +222,71 @@ async def test_archiving_keeps_what_was_spent_and_hides_the_expense_from_next_mo
     assert "Farmácia" not in july and "Luz: R$ 0,00 de R$ 200,00" in july
     assert "Total: R$ 0,00 de R$ 1.700,00" in july
     assert "Luz" not in august and "Total: R$ 0,00 de R$ 1.500,00" in august
+
+
+# --------------------------------------------------------------------------- 6 and 12. a bare "confirma"
+
+
+async def test_a_bare_confirma_with_one_preview_pending_confirms_it(service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.500")
+    await proposed(service, "gasto", "37,90 mercado")
+
+    result = await service.decide_pending(CHAT, ANA.user_id, "confirma")
+
+    assert not isinstance(result, Reply) and result is not None and not result.alert
+    assert result.edit is not None and result.edit.text.startswith("✅ Gasto registrado por Ana")
+    assert result.answer == "✅ Confirmado: gasto de R$ 37,90 em Mercado, junho de 2026."
+    assert "Mercado: R$ 37,90 de R$ 1.500,00" in await service.answer("resumo", CHAT, ANA, "")
+
+
+async def test_a_bare_confirma_with_several_previews_pending_asks_which_and_writes_nothing(
+        service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.500")
+    await proposed(service, "gasto", "37,90 mercado")
+    await proposed(service, "gasto", "12,50 mercado")
+
+    result = await service.decide_pending(CHAT, ANA.user_id, "confirma")
+
+    assert isinstance(result, Reply)
+    assert result.text.startswith("Há 2 propostas esperando. Qual delas?")
+    assert "Mercado: R$ 0,00 de R$ 1.500,00" in await service.answer("resumo", CHAT, ANA, "")
+    assert len(await service.pending_previews(CHAT)) == 2
+
+
+async def test_a_bare_confirma_never_erases_the_household_silently(service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.500")
+    await service.erase(CHAT, ANA)
+
+    result = await service.decide_pending(CHAT, ANA.user_id, "sim")
+
+    assert isinstance(result, Reply) and "apagar" in result.text and "✅ Confirmar" in result.text
+    assert "Mercado" in await service.answer("resumo", CHAT, ANA, "")
+
+
+async def test_a_bare_confirma_with_nothing_pending_says_so(service: HouseholdService) -> None:
+    await started(service)
+
+    confirming = await service.decide_pending(CHAT, ANA.user_id, "confirma")
+    cancelling = await service.decide_pending(CHAT, ANA.user_id, "cancela")
+    talk = await service.talk(CHAT, ANA, "quanto gastamos?")
+
+    assert confirming == Reply("Nada pendente para confirmar.")
+    assert cancelling == Reply("Nada pendente para cancelar.")
+    assert "Não entendo texto livre" in reply_of(talk)  # anything else still goes on as before
+
+
+async def test_a_bare_cancela_with_one_preview_cancels_it_and_strangers_are_left_to_the_usual_path(
+        service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.500")
+    await proposed(service, "gasto", "37,90 mercado")
+
+    stranger = await service.decide_pending(CHAT, 99, "confirma")
+    result = await service.decide_pending(CHAT, ANA.user_id, "cancela")
+
+    assert stranger is None
+    assert result is not None and not isinstance(result, Reply) and "cancelad" in result.answer.lower()
+    assert await service.pending_previews(CHAT) == []

@@ -965,7 +965,7 @@ async def test_confirmation_through_the_model_edits_the_posted_preview(
     writes = saves(storage)
     model.script(call("recordSpend", spend_args(confirm=True)), say("Pronto, registrado."))
 
-    outcomes = await service.talk(CHAT, BRUNO, "confirma")
+    outcomes = await service.talk(CHAT, BRUNO, "pode confirmar")
 
     assert outcomes[0] == Reply("Pronto, registrado.")
     edits = [o for o in outcomes if isinstance(o, Edit)]
@@ -978,7 +978,7 @@ async def test_confirmation_through_the_model_edits_the_posted_preview(
     # the model saw the earlier turn and who confirmed
     contents = model.requests[-2].contents
     assert "[Ana] gastei 37,90 no mercado" in contents
-    assert contents[-1] == "[Bruno] confirma"
+    assert contents[-1] == "[Bruno] pode confirmar"
 
 
 async def test_a_preview_made_by_the_model_is_confirmed_by_its_button(

@@ -70,7 +70,8 @@ async def test_in_the_console_a_stranger_saying_sim_writes_nothing() -> None:
     assert "Luz" not in printed[-1]
 
 
-async def test_in_the_console_ok_after_the_preview_was_decided_goes_to_the_agent_again() -> None:
+async def test_in_the_console_ok_after_the_preview_was_decided_says_nothing_is_pending() -> None:
+    # Issue 26, finding 12: it went to the agent ("Não entendo texto livre…" without a model).
     console, printed = a_console()
     await console.switch("Ana")
     await console.handle("/start")
@@ -78,5 +79,7 @@ async def test_in_the_console_ok_after_the_preview_was_decided_goes_to_the_agent
     await console.handle("1")
 
     await console.handle("ok")
+    await console.handle("ok, e quanto gastamos?")
 
-    assert "/gasto" in printed[-1], "free text without a model gets the commands"
+    assert printed[-2] == "Nada pendente para confirmar."
+    assert "/gasto" in printed[-1], "other free text without a model gets the commands"
