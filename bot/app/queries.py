@@ -4,7 +4,7 @@ monthly closing draw."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import date
 from typing import BinaryIO, Final
 
@@ -14,8 +14,12 @@ from bot.app.ports import ChatLink, Storage
 from bot.app.proposals import Proposals
 from bot.commands.parsing import CommandUsageError, resumo_period
 from bot.texts import history, reports
-from domain.money import Period
+from domain.ledger import EntryKind, LedgerEntry
+from domain.money import Money, Period
 from domain.reports import BudgetReport, GoalReport, MonthReport
+from domain.tools.budget import AdjustmentPreview
+from domain.tools.registry import read_preview
+from domain.tools.undo import UndoPreview
 
 
 class Queries:
@@ -82,7 +86,26 @@ class Queries:
             return refusal
         entries = await self.storage.ledger.month(context.link.household_id, period,
                                                   limit=history.STATEMENT_LINES + 1)
-        return history.statement_text(period, entries, self.chats.timezone, began=self.chats.began(context))
+        return history.statement_text(period, entries, self.chats.timezone, began=self.chats.began(context),
+                                      adjustments=await self._adjustments(context, entries))
+
+    async def _adjustments(self, context: ChatContext,
+                           entries: Sequence[LedgerEntry]) -> dict[str, tuple[Money, Money]]:
+        """Each adjustment's expected amount before and after, by operation, as its confirmed
+        preview showed them (an undone one the other way): the ledger keeps only the difference."""
+        found: dict[str, tuple[Money, Money]] = {}
+        for entry in entries:
+            if entry.kind is not EntryKind.EXPECTED or entry.operation_id is None or entry.operation_id in found:
+                continue
+            operation = await context.operations.get(entry.operation_id)
+            if operation is None or operation.receipt is None:
+                continue
+            shown = read_preview(operation.tool, operation.receipt.preview)
+            if isinstance(shown, UndoPreview) and isinstance(shown.original, AdjustmentPreview):
+                found[entry.operation_id] = (shown.original.new_expected, shown.original.old_expected)
+            elif isinstance(shown, AdjustmentPreview):
+                found[entry.operation_id] = (shown.old_expected, shown.new_expected)
+        return found
 
     async def month(self, link: ChatLink, period: Period, today: date) -> MonthReport:
         """The household's `period`, with its goals as they stand `today`."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import codecs
 import csv
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
@@ -65,12 +65,19 @@ def _who(entry: LedgerEntry) -> str:
     return entry.paid_by or entry.confirmed_by or ""
 
 
-def statement_line(entry: LedgerEntry, timezone: str) -> str:
+Adjustments = Mapping[str, tuple[Money, Money]]
+"""An adjustment's expected amount before and after, by operation id."""
+
+
+def statement_line(entry: LedgerEntry, timezone: str, adjustments: Adjustments | None = None) -> str:
     day = entry_date(entry, timezone)
     parts = [day.strftime("%d/%m") if day is not None else "--/--"]
     what = f"{entry.subject} ({KIND_LABELS.get(entry.kind) or entry.kind.value})"
     parts.append(f"↩️ desfeito: {what}" if entry.undoes else what)
-    if entry.amount is not None:
+    change = (adjustments or {}).get(entry.operation_id or "") if entry.kind is EntryKind.EXPECTED else None
+    if change is not None:
+        parts.append(f"{money(change[0])} → {money(change[1])}")
+    elif entry.amount is not None:
         parts.append(money(entry.amount))
     who = _who(entry)
     if who:
@@ -79,16 +86,17 @@ def statement_line(entry: LedgerEntry, timezone: str) -> str:
 
 
 def statement_text(period: Period, entries: Sequence[LedgerEntry], timezone: str, *,
-                   began: Period | None = None) -> str:
+                   began: Period | None = None, adjustments: Adjustments | None = None) -> str:
     """/extrato: the month's entries, newest first (`entries` as the ledger gives them). `began`:
-    the month the household was set up, which an empty month before it names."""
+    the month the household was set up, which an empty month before it names; `adjustments`:
+    what an adjustment changed the expected amount from and to, shown instead of the difference."""
     title = f"🧾 Extrato de {month_br(period)}"
     if not entries and began is not None and period < began:
         return f"{title}\n\n{before_household_text(period, began)}"
     if not entries:
         return f"{title}\n\nNenhum lançamento neste mês."
     shown = entries[:STATEMENT_LINES]
-    lines = [title, "", *(statement_line(e, timezone) for e in shown)]
+    lines = [title, "", *(statement_line(e, timezone, adjustments) for e in shown)]
     spent = _spent(shown)
     if len(entries) > STATEMENT_LINES:
         lines += ["", f"Mostrando os {STATEMENT_LINES} mais recentes. O mês inteiro em planilha: "

@@ -290,3 +290,32 @@ async def test_a_bare_cancela_with_one_preview_cancels_it_and_strangers_are_left
     assert stranger is None
     assert result is not None and not isinstance(result, Reply) and "cancelad" in result.answer.lower()
     assert await service.pending_previews(CHAT) == []
+
+
+# --------------------------------------------------------------------------- 9. /extrato's adjustments
+
+
+async def test_extrato_shows_an_adjustment_as_the_value_before_and_after(service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.234,56")
+    await confirmed(service, "ajuste", "mercado 1.800")
+    await confirmed(service, "ajuste", "mercado 1.500")
+
+    statement = await service.answer("extrato", CHAT, ANA, "")
+
+    assert "Mercado (valor previsto) · R$ 1.234,56 → R$ 1.800,00 · Ana" in statement
+    assert "Mercado (valor previsto) · R$ 1.800,00 → R$ 1.500,00 · Ana" in statement
+    assert "R$ 565,44" not in statement
+
+
+async def test_extrato_shows_an_undone_adjustment_the_other_way(service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.234,56")
+    await confirmed(service, "ajuste", "mercado 1.800")
+    [undo] = await service.undo_last(CHAT, ANA, operation_id="undo-1")
+    assert isinstance(undo, Preview)
+    await confirm(service, undo)
+
+    statement = await service.answer("extrato", CHAT, ANA, "")
+
+    assert "↩️ desfeito: Mercado (valor previsto) · R$ 1.800,00 → R$ 1.234,56" in statement
