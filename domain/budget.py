@@ -189,14 +189,21 @@ class Budget:
                 return expense
         raise UnknownExpense(expense_id)
 
-    def rename(self, name: str, new_name: str) -> RecurringExpense:
-        """A new name for an expense; one another active expense answers to is refused."""
+    def rename(self, name: str, new_name: str, *, keep_old_name: bool = True) -> RecurringExpense:
+        """A new name for an expense; one another active expense answers to is refused. The old
+        name stays as an alias (what the couple has been typing still finds it), unless
+        `keep_old_name` is False (undoing a rename: the aliases are as they were before it)."""
         expense = self.find_by_name(name)
         cleaned = clean_name(new_name, "Novo nome")
         for other in self.active_expenses():
             if other is not expense and other.answers_to(cleaned):
                 raise DuplicateName(cleaned, f"a despesa {other.name}")
+        old = expense.name
+        kept = [a for a in expense.aliases if fold(a) != fold(cleaned)]
+        if keep_old_name and fold(old) != fold(cleaned) and all(fold(a) != fold(old) for a in kept):
+            kept.append(old)
         expense.name = cleaned
+        expense.aliases = tuple(kept)
         return expense
 
     def archive(self, name: str, *, since: Period | None = None) -> RecurringExpense:

@@ -136,7 +136,10 @@ _KIND_WORDS: Final = {"expense": "Despesa", "goal": "Meta"}
 
 
 def _rename_facts(p: RenamePreview) -> list[str]:
-    return [f"{_KIND_WORDS[p.kind]}: {p.old_name}", f"Novo nome: {p.new_name}"]
+    lines = [f"{_KIND_WORDS[p.kind]}: {p.old_name}", f"Novo nome: {p.new_name}"]
+    if p.kind == "expense":  # domain.budget.Budget.rename keeps it as an alias
+        lines.append(f"“{p.old_name}” continua valendo como apelido.")
+    return lines
 
 
 def _archive_facts(p: ArchivePreview) -> list[str]:

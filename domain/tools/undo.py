@@ -167,7 +167,7 @@ def _reverse_in_budget(budget: Budget, entry: LedgerEntry, original: Preview) ->
     elif entry.kind is EntryKind.ARCHIVED:
         expense.restore()
     elif entry.kind is EntryKind.RENAMED and isinstance(original, RenamePreview):
-        budget.rename(expense.name, original.old_name)
+        budget.rename(expense.name, original.old_name, keep_old_name=False)
 
 
 def _reverse_in_goal(goal: Goal, entry: LedgerEntry, original: Preview) -> None:

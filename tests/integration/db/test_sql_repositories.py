@@ -290,3 +290,18 @@ async def test_a_budget_can_be_loaded_with_only_the_months_a_caller_needs(databa
     stored = await repo.load("orc-1")
     assert stored.expenses[0].actuals == {Period(2025, 1): brl("10"), JUNE: brl("25")}
     assert stored.expenses[1].actuals == {Period(2024, 1): brl("7")}
+
+
+async def test_a_renamed_expense_keeps_its_old_name_as_an_alias_in_the_store(database: Database) -> None:
+    repository = SqlBudgetRepository(database)
+    budget = Budget.create("BRL")
+    budget.register("Mercado", brl("1500"), aliases=["supermercado"])
+    await repository.save(budget)
+    loaded = await repository.load(budget.id, periods=())
+    loaded.rename("mercado", "Feira")
+    await repository.save(loaded)
+
+    again = await SqlBudgetRepository(database).load(budget.id, periods=())
+
+    assert again.find_by_name("mercado").name == "Feira"
+    assert again.find_by_name("Feira").aliases == ("supermercado", "Mercado")

@@ -319,3 +319,34 @@ async def test_extrato_shows_an_undone_adjustment_the_other_way(service: Househo
     statement = await service.answer("extrato", CHAT, ANA, "")
 
     assert "↩️ desfeito: Mercado (valor previsto) · R$ 1.800,00 → R$ 1.234,56" in statement
+
+
+# --------------------------------------------------------------------------- 10. a renamed expense
+
+
+async def test_a_renamed_expense_still_answers_to_its_old_name(service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.500")
+    rename = await proposed(service, "renomear", "mercado para Feira")
+    await confirm(service, rename)
+
+    spend = await proposed(service, "gasto", "10 mercado")
+
+    assert "“Mercado” continua valendo como apelido" in rename.text
+    assert "Despesa: Feira\n" in spend.text
+
+
+async def test_undoing_a_rename_gives_back_the_old_name_without_keeping_the_new_one(
+        service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.500")
+    await confirmed(service, "renomear", "mercado para Feira")
+    [undo] = await service.undo_last(CHAT, ANA, operation_id="undo-rename")
+    assert isinstance(undo, Preview)
+    await confirm(service, undo)
+
+    spend = await proposed(service, "gasto", "10 mercado")
+    feira = reply_of(await service.command(CHAT, ANA, "gasto", "10 feira"))
+
+    assert "Despesa: Mercado\n" in spend.text
+    assert "não encontrada" in feira
