@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from difflib import get_close_matches
 from types import MappingProxyType
 from typing import Final
 
@@ -104,6 +105,16 @@ def named(name: str) -> Command:
     if command is None:
         raise KeyError(name)
     return command
+
+
+def closest(name: str, extra: Sequence[str] = ()) -> str | None:
+    """The command name (or one of `extra`, an adapter's own) closest to a mistyped `name`
+    ("gasot" -> "gasto"), or None when none is close (difflib)."""
+    matches = get_close_matches(name.lower(), [*_BY_NAME, *extra], n=1, cutoff=CLOSE_ENOUGH)
+    return matches[0] if matches else None
+
+
+CLOSE_ENOUGH: Final = 0.6  # difflib's ratio: "gasot"/"gasto" 0.8, "poll"/"sair" 0.25
 
 
 def essentials() -> list[Command]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.app.outcomes import Decision, Edit, Outcome, PressResult, Preview, Reply, Speaker
 from bot.app.service import HouseholdService
-from bot.commands.catalog import find
+from bot.commands.catalog import closest, find
 from bot.commands.parsing import CommandUsageError
 from bot.console.actions import ACTIONS, CONSOLE_CHAT_ID, answer, propose
 from bot.texts import console as texts
@@ -17,6 +17,7 @@ from domain.errors import DomainError
 from domain.text import fold
 
 QUIT = ("/fim", "/quit", "/exit")
+CONSOLE_COMMANDS = ("eu", "pendentes", "fim")  # the console's own, besides the catalog's
 
 
 def person_id(name: str) -> int:
@@ -80,7 +81,7 @@ class Console:
         elif name == "pendentes":
             await self.list_pending()
         elif name:
-            self.write(texts.unknown_command(name))
+            self.write(messages.unknown_command_text(name, closest(name, CONSOLE_COMMANDS)))
         elif not await self._decide_pending(text):
             await self.show(await self.service.talk(CONSOLE_CHAT_ID, self.speaking(), text))
 

@@ -8,10 +8,10 @@ from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, Final
 
 from telegram import BotCommand, InputFile, Update
-from telegram.ext import Application, CommandHandler, ContextTypes
+from telegram.ext import Application, CommandHandler, ContextTypes, MessageHandler, filters
 
 from bot.app.outcomes import Reply
-from bot.commands.catalog import COMMANDS
+from bot.commands.catalog import COMMANDS, closest
 from bot.telegram.delivery import deliver
 from bot.telegram.periodic import schedule_of
 from bot.telegram.sending import send_text
@@ -126,11 +126,26 @@ HANDLERS: Final[Mapping[str, Handler]] = {
 }
 
 
+async def unknown_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A command the catalog does not have: the closest one it does ("/gasot": /gasto?). One for
+    another bot (/x@other_bot, or a far-off /poll, most likely another bot's) is left alone."""
+    message = update.effective_message
+    assert message is not None and message.text is not None
+    name, _, addressed = message.text.split(maxsplit=1)[0].removeprefix("/").partition("@")
+    if addressed and addressed.lower() != (context.bot.username or "").lower():
+        return
+    suggestion = closest(name)
+    if suggestion is None and not addressed:
+        return
+    await send_text(context, chat_id_of(update), messages.unknown_command_text(name, suggestion))
+
+
 def register(app: Application) -> None:
-    """One CommandHandler per command of the catalog, with its aliases."""
+    """One CommandHandler per command of the catalog, with its aliases; then any other command."""
     for command in COMMANDS:
         handler = write_command if command.writes else read_command if command.reads else HANDLERS[command.name]
         app.add_handler(CommandHandler(list(command.names), handler))
+    app.add_handler(MessageHandler(filters.COMMAND, unknown_command))
 
 
 def menu() -> list[BotCommand]:

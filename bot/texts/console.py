@@ -23,9 +23,5 @@ def no_such_choice(choice: str) -> str:
     return f"Não há opção {choice}. Veja as propostas pendentes com /pendentes."
 
 
-def unknown_command(name: str) -> str:
-    return f"Comando desconhecido: /{name}. Veja /ajuda."
-
-
 def choices(confirm: str, cancel: str) -> str:
     return f"  [{confirm}] ✅ Confirmar   [{cancel}] ❌ Cancelar   (ou responda confirma / cancela)"

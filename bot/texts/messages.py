@@ -139,6 +139,12 @@ def decided_text(summary: str, *, confirmed: bool) -> str:
     return f"{'✅ Confirmado' if confirmed else '❌ Cancelado'}: {summary}."
 
 
+def unknown_command_text(name: str, closest: str | None) -> str:
+    """A command the bot does not know: the closest one it does, or the help."""
+    hint = f"Você quis dizer /{closest}?" if closest else "Veja /ajuda."
+    return f"Comando desconhecido: /{shorten(name, 32)}. {hint}"
+
+
 def confirmed_answer() -> str:
     return "✅ Confirmado."
 

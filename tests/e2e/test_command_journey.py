@@ -4,6 +4,7 @@ house, registers an expense, spends, reads the month, creates a goal and contrib
 from __future__ import annotations
 
 from bot.telegram import commands
+from bot.texts import guide
 from tests.e2e.harness import (
     ANA,
     BRUNO,
@@ -13,7 +14,7 @@ from tests.e2e.harness import (
     answer_text,
     without_keyboard,
 )
-from tests.fakes.telegram_api import FakeTelegramAPI
+from tests.fakes.telegram_api import BOT_USERNAME, FakeTelegramAPI
 
 CHAT = -1001000000001
 
@@ -112,3 +113,22 @@ def test_the_menu_telegram_gets_is_the_registrys(tg: FakeTelegramAPI, start_bot:
 
     assert [(c["command"], c["description"]) for c in menu.params["commands"]] == [
         (c.command, c.description) for c in commands.menu()]
+
+
+def test_an_unknown_command_is_answered_with_the_closest_one_and_another_bots_is_left_alone(
+    tg: FakeTelegramAPI, start_bot: BotStarter
+) -> None:
+    # Issue 26, finding 11: /gasot got no answer at all.
+    casa = Group(tg, start_bot(), -1002000000026)
+    casa.reply_to(ANA, "/start")
+
+    typo = casa.reply_to(ANA, "/gasot 10 mercado")
+    ours = casa.reply_to(ANA, f"/xyzzy@{BOT_USERNAME}")
+    since = casa.mark()
+    casa.post(casa.message(ANA, "/poll qual pizza?"))  # another bot's, most likely
+    casa.post(casa.message(ANA, "/gasot@outro_bot 10"))
+    casa.settle()
+
+    assert typo == "Comando desconhecido: /gasot. Você quis dizer /gasto?"
+    assert ours == "Comando desconhecido: /xyzzy. Veja /ajuda."
+    assert [c.params["text"] for c in casa.sent(since)] == [guide.help_text()]

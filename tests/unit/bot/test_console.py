@@ -246,3 +246,18 @@ async def test_a_bare_confirma_with_nothing_pending_says_so() -> None:
     await console.handle("confirma")
 
     assert printed[-1] == "Nada pendente para confirmar."
+
+
+async def test_an_unknown_command_gets_the_closest_one_offered() -> None:
+    # Issue 26, finding 11.
+    console, printed = a_console()
+    await console.switch("Ana")
+    await console.handle("/start")
+
+    await console.handle("/gasot 10 mercado")
+    await console.handle("/pendetes")
+    await console.handle("/xyzzy")
+
+    assert printed[-3] == "Comando desconhecido: /gasot. Você quis dizer /gasto?"
+    assert printed[-2] == "Comando desconhecido: /pendetes. Você quis dizer /pendentes?"
+    assert printed[-1] == "Comando desconhecido: /xyzzy. Veja /ajuda."
