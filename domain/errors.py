@@ -160,6 +160,10 @@ class LookAlikeName(DuplicateName):
         self.member = member
 
 
+class NothingToChange(DomainError):
+    """A change that would leave things as they are (an adjustment to the amount it has)."""
+
+
 class NotAGoalMember(DomainError):
     def __init__(self, member: str, goal: str) -> None:
         super().__init__(f'{member} não participa da meta "{goal}".')

@@ -36,6 +36,13 @@ def minor_units(currency: str) -> int:
     return int(babel_numbers.get_currency_precision(currency))
 
 
+def pt_br(amount: Decimal, currency: str) -> str:
+    """``R$ 1.500,00``, ``€ 6.000,00``: how a Brazilian reads an amount, rounded half-up to the
+    currency's minor units (the bot's texts, and the domain's refusals people read, use it)."""
+    rounded = amount.quantize(_quantum(currency), ROUND_HALF_UP)
+    return babel_numbers.format_currency(rounded, currency, locale="pt_BR").replace("\xa0", " ")
+
+
 def _exact_decimal(amount: object) -> Decimal:
     if isinstance(amount, bool):
         raise InvalidMoney(f"Valor {amount!r} não é um número.")

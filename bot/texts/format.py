@@ -13,10 +13,9 @@ from typing import Any, Final
 
 from babel.dates import format_date
 from babel.lists import format_list
-from babel.numbers import format_currency
 
 from domain.errors import DomainError
-from domain.money import Money, Period, minor_units
+from domain.money import Money, Period, pt_br
 from domain.text import shorten
 
 LOCALE: Final = "pt_BR"
@@ -33,9 +32,7 @@ def money(m: Money) -> str:
 
 
 def format_money(amount: Decimal, currency: str) -> str:
-    quantum = Decimal(1).scaleb(-minor_units(currency))
-    rounded = amount.quantize(quantum, ROUND_HALF_UP)
-    return format_currency(rounded, currency, locale=LOCALE).replace("\xa0", " ")
+    return pt_br(amount, currency)
 
 
 def date_br(value: date | str) -> str:

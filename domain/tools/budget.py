@@ -10,8 +10,8 @@ from pydantic import BeforeValidator, Field
 
 from domain.budget import Budget, RecurringExpense
 from domain.clock import DEFAULT_TIMEZONE, Clock, local_today
-from domain.errors import InvalidMoney, UnknownExpense
-from domain.money import Money, Period
+from domain.errors import InvalidMoney, NothingToChange, UnknownExpense
+from domain.money import Money, Period, pt_br
 from domain.operations.log import OperationLog
 from domain.operations.previews import Preview
 from domain.operations.receipts import ToolReceipt
@@ -225,8 +225,11 @@ class AdjustExpenseTool(_BudgetWriteTool):
         budget = await self.budget_repo.load(self.budget_id, periods=())
         found = find_expense(budget, args.expense)
         old_expected = found.expected
-        budget.adjust_amount(found.name, positive(args.new_expected, "O novo valor"),
-                             effective=self._this_month())
+        new = positive(args.new_expected, "O novo valor")
+        if new == old_expected:
+            raise NothingToChange(f"{found.name} já está previsto em {pt_br(new.amount, new.currency)} "
+                                  "por mês; nada a mudar.")
+        budget.adjust_amount(found.name, new, effective=self._this_month())
         new_expected = budget.find_by_name(found.name).expected
         preview = AdjustmentPreview(args.expense, old_expected, new_expected)
         return Staged(preview, lambda: self.budget_repo.save(budget))

@@ -350,3 +350,17 @@ async def test_undoing_a_rename_gives_back_the_old_name_without_keeping_the_new_
 
     assert "Despesa: Mercado\n" in spend.text
     assert "não encontrada" in feira
+
+
+# --------------------------------------------------------------------------- 13. an adjustment to the same value
+
+
+async def test_ajuste_to_the_value_it_already_has_says_so_and_proposes_nothing(
+        service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.800")
+
+    text = reply_of(await service.command(CHAT, ANA, "ajuste", "mercado 1.800,00"))
+
+    assert text == "⚠️ Mercado já está previsto em R$ 1.800,00 por mês; nada a mudar."
+    assert await service.pending_previews(CHAT) == []
