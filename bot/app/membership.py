@@ -14,7 +14,7 @@ from domain.budget import Budget
 from domain.clock import Clock
 from domain.errors import DomainError
 from domain.household import Household
-from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool
+from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool, LeaveHouseholdTool
 
 log = logging.getLogger(__name__)
 
@@ -88,10 +88,17 @@ class Membership:
                                                operation_id or minted())
         return [outcome] if outcome is not None else []
 
-    async def leave(self, chat_id: int, user_id: int) -> str:
-        """/sair: the sender stops being a member (their history stays)."""
-        left = await self.member_left(chat_id, user_id)
-        return messages.left_text(left) if left else messages.not_a_member_text()
+    async def leave(self, chat_id: int, speaker: Speaker, *, operation_id: str | None = None) -> list[Outcome]:
+        """/sair: a preview that, confirmed, takes the sender out of the household (their
+        history stays)."""
+        context = await self.chats.context(chat_id)
+        member = await self.chats.member(context, speaker.user_id) if context is not None else None
+        if context is None or member is None:
+            return [Reply(messages.not_a_member_text())]
+        outcome = await self.proposals.propose(context, LeaveHouseholdTool.name,
+                                               {"name": member.name, "userId": speaker.user_id},
+                                               operation_id or minted())
+        return [outcome] if outcome is not None else []
 
     async def member_left(self, chat_id: int, user_id: int) -> str | None:
         """The user left or was removed from the group: no longer a member, so no longer able

@@ -68,9 +68,9 @@ class HouseholdService:
         """/entrar: a preview a member confirms."""
         return await self.membership.join(chat_id, speaker, name, operation_id=operation_id)
 
-    async def leave(self, chat_id: int, user_id: int) -> str:
-        """/sair: the sender stops being a member (their history stays)."""
-        return await self.membership.leave(chat_id, user_id)
+    async def leave(self, chat_id: int, speaker: Speaker, *, operation_id: str | None = None) -> list[Outcome]:
+        """/sair: a preview that, confirmed, takes the sender out (their history stays)."""
+        return await self.membership.leave(chat_id, speaker, operation_id=operation_id)
 
     async def member_left(self, chat_id: int, user_id: int) -> str | None:
         """Someone left the group or was removed: no longer a member."""

@@ -42,7 +42,7 @@ async def join(console: Console, command: str, rest: str) -> None:
 
 
 async def leave(console: Console, command: str, rest: str) -> None:
-    console.write(await console.service.leave(CONSOLE_CHAT_ID, console.speaking().user_id))
+    await console.show(await console.service.leave(CONSOLE_CHAT_ID, console.speaking()))
 
 
 async def erase(console: Console, command: str, rest: str) -> None:

@@ -38,9 +38,10 @@ async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def leave(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/sair: the sender leaves the household."""
-    text = await service_of(context).leave(chat_id_of(update), speaker_of(update).user_id)
-    await send_text(context, chat_id_of(update), text)
+    """/sair: a preview of the sender leaving the household; a member confirms."""
+    outcomes = await service_of(context).leave(chat_id_of(update), speaker_of(update),
+                                               operation_id=operation_id_of(update))
+    await deliver(context, chat_id_of(update), outcomes)
 
 
 async def erase(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -75,11 +75,6 @@ def joined_text(member: str, *, joined: bool) -> str:
     return f"👋 {member} entrou na casa." if joined else f"{member} já é membro da casa."
 
 
-def left_text(member: str) -> str:
-    return (f"👋 {member} saiu da casa. O histórico fica guardado; "
-            "para voltar, /entrar (um membro confirma).")
-
-
 def not_a_member_text() -> str:
     return "Você não é membro desta casa."
 

@@ -19,7 +19,7 @@ from domain.operations.previews import Preview, UnreadablePreview
 from domain.tools.budget import AdjustmentPreview, ExpensePreview, IncomePreview, SpendPreview
 from domain.tools.goals import ContributionPreview, GoalPreview
 from domain.tools.housekeeping import ArchivePreview, RenamePreview
-from domain.tools.membership import ErasePreview, JoinPreview
+from domain.tools.membership import ErasePreview, JoinPreview, LeavePreview
 from domain.tools.registry import read_preview
 from domain.tools.statements import AsideLine, ImportPreview
 from domain.tools.undo import UndoPreview
@@ -179,6 +179,10 @@ _TEXTS: Final[Mapping[type[Preview], _ToolText[Any]]] = {
         lambda p: f"👋 {p.name} quer entrar na casa", "✅ Entrada na casa confirmada",
         lambda p: [f"Novo membro: {p.name}", "Só quem já é membro da casa pode confirmar."],
         lambda p: f"entrada de {p.name} na casa"),
+    LeavePreview: _ToolText[LeavePreview](
+        lambda p: f"👋 {p.name} quer sair da casa", lambda p: f"👋 {p.name} saiu da casa",
+        lambda p: ["O histórico fica guardado; para voltar, /entrar (um membro confirma)."],
+        lambda p: f"saída de {p.name} da casa"),
     ErasePreview: _ToolText[ErasePreview](
         "🗑️ Apagar todos os dados da casa", "🗑️ Dados da casa apagados", _erase_facts,
         lambda p: f"apagar todos os dados da casa {p.household}"),

@@ -1,4 +1,5 @@
-"""Who belongs to a household, and its erasure: two operations only a member can confirm.
+"""Who belongs to a household, and its erasure: operations only a member can confirm (joining,
+leaving, erasing).
 
 They go through the same operation log, previews and buttons as every write, but they are the
 bot's, never the model's: the model is not offered them (`offered = False`), so it can neither
@@ -21,6 +22,13 @@ from domain.tools.base import HouseholdBinding, Staged, WriteArgs, WriteTool
 @dataclass(frozen=True)
 class JoinPreview(Preview):
     """joinHousehold: the person who asked to join, by the name they will have."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class LeavePreview(Preview):
+    """leaveHousehold: the member who asked to leave (/sair)."""
 
     name: str
 
@@ -85,6 +93,50 @@ class JoinHouseholdTool(WriteTool[JoinArgs]):
                 await self.members.link_member(self.chat_id, args.user_id, member.id)
 
         return Staged(JoinPreview(member.name), commit)
+
+
+class NotAMember(DomainError):
+    def __init__(self) -> None:
+        super().__init__("Você não é membro desta casa.")
+
+
+class LeaveArgs(WriteArgs):
+    name: str = Field(min_length=1, max_length=200)
+    user_id: int
+
+
+class LeaveHouseholdTool(WriteTool[LeaveArgs]):
+    """Takes the Telegram user who asked (/sair) out of the household; their history stays, and
+    /entrar brings them back as the member they were."""
+
+    name = "leaveHousehold"
+    description = "Take a member out of the household (the bot's, never offered to the model)."
+    args_model = LeaveArgs
+    preview_type = LeavePreview
+    offered = False
+
+    def __init__(self, households: HouseholdRepository, members: MemberLinks, chat_id: int,
+                 household_id: str, operations: OperationLog | None = None) -> None:
+        super().__init__(operations)
+        self.households = households
+        self.members = members
+        self.chat_id = chat_id
+        self.household_id = household_id
+
+    @classmethod
+    def bound(cls, binding: HouseholdBinding) -> LeaveHouseholdTool | None:
+        if binding.households is None or binding.members is None or binding.chat_id is None:
+            return None
+        return cls(binding.households, binding.members, binding.chat_id, binding.household.id,
+                   binding.operations)
+
+    async def _stage(self, args: LeaveArgs) -> Staged:
+        household = await self.households.load(self.household_id)
+        linked = await self.members.member_of_user(self.chat_id, args.user_id)
+        member = household.remove_member(linked) if linked is not None else None
+        if member is None:
+            raise NotAMember()
+        return Staged(LeavePreview(member.name), lambda: self.households.save(household))
 
 
 class EraseArgs(WriteArgs):

@@ -23,7 +23,7 @@ from domain.tools.budget import (
 )
 from domain.tools.goals import ContributeToGoalTool, CreateGoalTool, FeasibilityTool, GoalStatusTool
 from domain.tools.housekeeping import ArchiveTool, RenameTool
-from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool
+from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool, LeaveHouseholdTool
 from domain.tools.statements import ImportStatementTool
 from domain.tools.undo import UndoOperationTool
 
@@ -42,6 +42,7 @@ TOOLS: Final[tuple[type[Tool[Any]], ...]] = (
     FeasibilityTool,
     ImportStatementTool,
     JoinHouseholdTool,
+    LeaveHouseholdTool,
     EraseHouseholdTool,
 )
 

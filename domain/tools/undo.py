@@ -27,10 +27,10 @@ from domain.ports import BudgetRepository, GoalRepository
 from domain.tools.base import HouseholdBinding, Staged, WriteArgs, WriteTool
 from domain.tools.budget import IncomePreview
 from domain.tools.housekeeping import RenamePreview
-from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool
+from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool, LeaveHouseholdTool
 
 # Operations that change no totals, so "undo the latest" never means them.
-CHANGE_NO_TOTALS = (JoinHouseholdTool.name, EraseHouseholdTool.name)
+CHANGE_NO_TOTALS = (JoinHouseholdTool.name, LeaveHouseholdTool.name, EraseHouseholdTool.name)
 
 
 @dataclass(frozen=True)

@@ -112,7 +112,10 @@ def test_sair_leaves_and_a_member_who_left_can_no_longer_confirm(
     casa = a_couple(tg, start_bot)
     spend = casa.propose(ANA, "/gasto 10 mercado")
 
-    assert "Bruno saiu da casa" in casa.reply_to(BRUNO, "/sair")
+    leaving = casa.propose(BRUNO, "/sair")  # a preview since issue 26 (finding 14)
+    assert "Bruno quer sair da casa" in leaving.text
+    _, left = casa.confirm(BRUNO, leaving)
+    assert "Bruno saiu da casa" in left.params["text"]
 
     refused = casa.press(BRUNO, spend.confirm, spend.message_id)
     assert alerted(refused) and answer_text(refused) == messages.not_a_member_alert()

@@ -32,6 +32,9 @@ class PostingService(HouseholdService):
     async def join(self, chat_id: int, *args: Any, **kwargs: Any) -> list[Outcome]:
         return await self._posted(chat_id, await super().join(chat_id, *args, **kwargs))
 
+    async def leave(self, chat_id: int, *args: Any, **kwargs: Any) -> list[Outcome]:
+        return await self._posted(chat_id, await super().leave(chat_id, *args, **kwargs))
+
     async def erase(self, chat_id: int, *args: Any, **kwargs: Any) -> list[Outcome]:
         return await self._posted(chat_id, await super().erase(chat_id, *args, **kwargs))
 

@@ -364,3 +364,23 @@ async def test_ajuste_to_the_value_it_already_has_says_so_and_proposes_nothing(
 
     assert text == "⚠️ Mercado já está previsto em R$ 1.800,00 por mês; nada a mudar."
     assert await service.pending_previews(CHAT) == []
+
+
+# --------------------------------------------------------------------------- 14. /sair
+
+
+async def test_sair_is_a_preview_and_the_member_leaves_only_once_it_is_confirmed(
+        service: HouseholdService) -> None:
+    await started(service)
+    joining = preview_of(await service.join(CHAT, BRUNO, None))
+    await confirm(service, joining)
+
+    leaving = preview_of(await service.leave(CHAT, BRUNO))
+    still = await service.member(CHAT, BRUNO.user_id)
+    edit = await confirm(service, leaving, BRUNO)
+
+    assert leaving.text.startswith("👋 Bruno quer sair da casa") and leaving.text.endswith("Confirma?")
+    assert still is not None and still.name == "Bruno"
+    assert edit.text.startswith("👋 Bruno saiu da casa")
+    assert await service.member(CHAT, BRUNO.user_id) is None
+    assert reply_of(await service.leave(CHAT, BRUNO)) == "Você não é membro desta casa."

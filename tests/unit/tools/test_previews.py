@@ -29,7 +29,14 @@ from domain.tools.budget import (
 )
 from domain.tools.goals import ContributionPreview, CreateGoalTool, GoalPreview
 from domain.tools.housekeeping import ArchivePreview, RenamePreview
-from domain.tools.membership import EraseHouseholdTool, ErasePreview, JoinHouseholdTool, JoinPreview
+from domain.tools.membership import (
+    EraseHouseholdTool,
+    ErasePreview,
+    JoinHouseholdTool,
+    JoinPreview,
+    LeaveHouseholdTool,
+    LeavePreview,
+)
 from domain.tools.registry import BY_NAME, TOOLS, household_tools, read_preview
 from domain.tools.statements import AsideLine, ImportGroup, ImportPreview
 from domain.tools.undo import UndoPreview
@@ -93,6 +100,7 @@ SAMPLES: dict[str, tuple[Preview, dict[str, Any]]] = {
          "credits": [{"date": "2026-06-04", "amount": brl_json("-200"), "description": "Estorno"}],
          "skipped": 2}),
     "joinHousehold": (JoinPreview("Carla"), {"name": "Carla"}),
+    "leaveHousehold": (LeavePreview("Bruno"), {"name": "Bruno"}),
     "eraseHousehold": (ErasePreview("Casa da Ana"), {"household": "Casa da Ana"}),
 }
 
@@ -176,7 +184,7 @@ def test_a_registered_tool_says_what_its_class_says() -> None:
 
 
 def test_the_bots_own_operations_are_registered_as_their_tools_say() -> None:
-    for tool in (JoinHouseholdTool, EraseHouseholdTool):
+    for tool in (JoinHouseholdTool, LeaveHouseholdTool, EraseHouseholdTool):
         entry = BY_NAME[tool.name]
         assert entry is tool
         assert (entry.writes, entry.offered) == (True, False)
@@ -191,7 +199,7 @@ async def test_the_toolbox_builds_the_registered_tools_in_the_registrys_order() 
                                goals=InMemoryGoalRepository(), operations=InMemoryOperationLog(),
                                statement_imports=InMemoryStatementImports(), ledger=InMemoryLedger())
     # Without the bot's storage (households, member links, eraser), all but the bot's own operations.
-    bots_own = {JoinHouseholdTool.name, EraseHouseholdTool.name}
+    bots_own = {JoinHouseholdTool.name, LeaveHouseholdTool.name, EraseHouseholdTool.name}
     tools = household_tools(binding)
     assert [tool.name for tool in tools] == [t.name for t in TOOLS if t.name not in bots_own]
     for tool in tools:
