@@ -36,6 +36,7 @@ class _ToolText(Generic[P]):
     done: str | Callable[[P], str]  # what the confirmed message says happened: "✅ Gasto registrado"
     facts: Callable[[P], list[str]]  # the lines every message about the operation shows
     summary: Callable[[P], str]  # one line, for cancelled and expired messages
+    asks: tuple[str, ...] = ()  # lines only the preview shows, above "Confirma?" (not once decided)
 
 
 def _record_spend_facts(p: SpendPreview) -> list[str]:
@@ -177,8 +178,8 @@ _TEXTS: Final[Mapping[type[Preview], _ToolText[Any]]] = {
         lambda p: f"meta {p.name}, {money(p.target)}"),
     JoinPreview: _ToolText[JoinPreview](
         lambda p: f"👋 {p.name} quer entrar na casa", "✅ Entrada na casa confirmada",
-        lambda p: [f"Novo membro: {p.name}", "Só quem já é membro da casa pode confirmar."],
-        lambda p: f"entrada de {p.name} na casa"),
+        lambda p: [f"Novo membro: {p.name}"],
+        lambda p: f"entrada de {p.name} na casa", asks=("Só quem já é membro da casa pode confirmar.",)),
     LeavePreview: _ToolText[LeavePreview](
         lambda p: f"👋 {p.name} quer sair da casa", lambda p: f"👋 {p.name} saiu da casa",
         lambda p: ["O histórico fica guardado; para voltar, /entrar (um membro confirma)."],
@@ -241,7 +242,8 @@ def preview_facts(preview: Preview) -> list[str]:
 def preview_text(tool: str, preview: Preview | Mapping[str, Any]) -> str:
     """A write tool's preview as the message shown above the Confirmar/Cancelar buttons."""
     typed = _typed(tool, preview)
-    return "\n".join([_title(typed, done=False), *preview_facts(typed), "", CONFIRM_QUESTION])
+    return "\n".join([_title(typed, done=False), *preview_facts(typed), *_text(typed).asks, "",
+                      CONFIRM_QUESTION])
 
 
 def confirmed_text(tool: str, preview: Preview | Mapping[str, Any], by: str | None) -> str:

@@ -384,3 +384,16 @@ async def test_sair_is_a_preview_and_the_member_leaves_only_once_it_is_confirmed
     assert edit.text.startswith("👋 Bruno saiu da casa")
     assert await service.member(CHAT, BRUNO.user_id) is None
     assert reply_of(await service.leave(CHAT, BRUNO)) == "Você não é membro desta casa."
+
+
+# --------------------------------------------------------------------------- 19. a confirmed join
+
+
+async def test_a_confirmed_join_no_longer_says_who_may_confirm_it(service: HouseholdService) -> None:
+    await started(service)
+    joining = preview_of(await service.join(CHAT, BRUNO, None))
+
+    edit = await confirm(service, joining)
+
+    assert "Só quem já é membro da casa pode confirmar." in joining.text
+    assert edit.text == "✅ Entrada na casa confirmada por Ana\nNovo membro: Bruno"
