@@ -59,6 +59,9 @@ class Household:
         return cls(id=id or new_id(), name=clean_name(name, "Nome da casa", limit=HOUSEHOLD_NAME_LIMIT),
                    currency=currency_code(currency))
 
+    def rename(self, name: str) -> None:
+        self.name = clean_name(name, "Nome da casa", limit=HOUSEHOLD_NAME_LIMIT)
+
     def add_member(self, name: str, *, id: str | None = None) -> Member:
         """Registers a person; a name taken by another member (ignoring case and accents) is refused."""
         cleaned = clean_name(name, "Nome do membro")

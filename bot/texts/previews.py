@@ -133,7 +133,7 @@ def _count_word(count: int) -> str:
     return f"{count} {'lançamento' if count == 1 else 'lançamentos'}"
 
 
-_KIND_WORDS: Final = {"expense": "Despesa", "goal": "Meta"}
+_KIND_WORDS: Final = {"expense": "Despesa", "goal": "Meta", "household": "Casa"}
 
 
 def _rename_facts(p: RenamePreview) -> list[str]:

@@ -17,23 +17,25 @@ from domain.budget import Budget, RecurringExpense
 from domain.clock import DEFAULT_TIMEZONE, Clock, local_today
 from domain.errors import AmbiguousName, UnknownExpense, UnknownGoal, UnknownName
 from domain.goals import Goal
-from domain.household import clean_name
+from domain.household import Household, clean_name
 from domain.money import Period
 from domain.operations.log import OperationLog
 from domain.operations.previews import Preview
 from domain.operations.receipts import ToolReceipt
-from domain.ports import BudgetRepository, GoalRepository
+from domain.ports import BudgetRepository, GoalRepository, HouseholdRepository
+from domain.text import fold
 from domain.tools.base import HouseholdBinding, Staged, WriteArgs, WriteTool
 from domain.tools.goals import check_goal_name_free, goal_matching
 
 ItemKind = Literal["expense", "goal"]
+HOUSEHOLD_WORDS = frozenset({"casa", "a casa"})  # "/renomear casa para …" (folded)
 
 
 @dataclass(frozen=True)
 class RenamePreview(Preview):
-    """renameItem: an expense's or a goal's name, before and after."""
+    """renameItem: an expense's, a goal's or the household's name, before and after."""
 
-    kind: ItemKind
+    kind: Literal["expense", "goal", "household"]
     old_name: str
     new_name: str
 
@@ -57,7 +59,8 @@ class _ItemTool(WriteTool[Any]):
 
     def __init__(self, budget_repo: BudgetRepository, budget_id: str, goal_repo: GoalRepository,
                  household_id: str | None, operations: OperationLog | None = None, *,
-                 now: Clock | None = None, timezone: str = DEFAULT_TIMEZONE) -> None:
+                 now: Clock | None = None, timezone: str = DEFAULT_TIMEZONE,
+                 households: HouseholdRepository | None = None) -> None:
         super().__init__(operations)
         self.budget_repo = budget_repo
         self.budget_id = budget_id
@@ -65,17 +68,21 @@ class _ItemTool(WriteTool[Any]):
         self.household_id = household_id
         self.now = now
         self.timezone = timezone
+        self.households = households
 
     @classmethod
     def create(cls, *, budget_repo: BudgetRepository, budget_id: str, goal_repo: GoalRepository,
                household_id: str | None = None, operations: OperationLog | None = None,
-               now: Clock | None = None, timezone: str = DEFAULT_TIMEZONE) -> Any:
-        return cls(budget_repo, budget_id, goal_repo, household_id, operations, now=now, timezone=timezone)
+               now: Clock | None = None, timezone: str = DEFAULT_TIMEZONE,
+               households: HouseholdRepository | None = None) -> Any:
+        return cls(budget_repo, budget_id, goal_repo, household_id, operations, now=now, timezone=timezone,
+                   households=households)
 
     @classmethod
     def bound(cls, binding: HouseholdBinding) -> Any:
         return cls(binding.budgets, binding.budget_id, binding.goals, binding.household.id,
-                   binding.operations, now=binding.clock, timezone=binding.timezone)
+                   binding.operations, now=binding.clock, timezone=binding.timezone,
+                   households=binding.households)
 
     def _next_month(self) -> Period | None:
         """The first month an expense archived now is no longer shown (None without a clock)."""
@@ -124,8 +131,24 @@ class RenameTool(_ItemTool):
         return await self.run(self.parse({"name": name, "new_name": new_name, "kind": kind,
                                           "operation_id": operation_id, "confirm": confirm}))
 
+    async def _household_named(self, name: str) -> Household | None:
+        """The household, when `name` is "casa" or its own name (and its store is at hand)."""
+        if self.households is None or self.household_id is None:
+            return None
+        household = await self.households.load(self.household_id)
+        return household if fold(name) in HOUSEHOLD_WORDS | {fold(household.name)} else None
+
     async def _stage(self, args: RenameArgs) -> Staged:
-        found = await self._find(args.name, args.kind)
+        household = await self._household_named(args.name) if args.kind is None else None
+        try:
+            found = await self._find(args.name, args.kind)
+        except UnknownName:
+            if household is None:
+                raise
+            return self._rename_household(household, args.new_name)
+        if household is not None:
+            item = f"a meta {found.name}" if isinstance(found, Goal) else f"a despesa {found[1].name}"
+            raise AmbiguousName(args.name, [item, "a casa"])
         new_name = clean_name(args.new_name, "Novo nome")
         if isinstance(found, Goal):
             check_goal_name_free(await self.goal_repo.list(self.household_id, history=False), new_name,
@@ -138,6 +161,14 @@ class RenameTool(_ItemTool):
         old = expense.name
         budget.rename(old, new_name)
         return Staged(RenamePreview("expense", old, expense.name), lambda: self.budget_repo.save(budget))
+
+
+    def _rename_household(self, household: Household, new_name: str) -> Staged:
+        old = household.name
+        household.rename(new_name)
+        households = self.households
+        assert households is not None
+        return Staged(RenamePreview("household", old, household.name), lambda: households.save(household))
 
 
 class ArchiveArgs(WriteArgs):

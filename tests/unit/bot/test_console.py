@@ -261,3 +261,16 @@ async def test_an_unknown_command_gets_the_closest_one_offered() -> None:
     assert printed[-3] == "Comando desconhecido: /gasot. Você quis dizer /gasto?"
     assert printed[-2] == "Comando desconhecido: /pendetes. Você quis dizer /pendentes?"
     assert printed[-1] == "Comando desconhecido: /xyzzy. Veja /ajuda."
+
+
+async def test_the_consoles_household_can_be_renamed() -> None:
+    # Issue 26, finding 15: it was always "Casa no terminal".
+    console, printed = a_console()
+    await console.switch("Ana")
+    await console.handle("/start")
+
+    await console.handle("/renomear casa para Lar da Ana")
+    await console.handle("1")
+    await console.handle("/apagar")
+
+    assert "Casa: Lar da Ana" in printed[-1]

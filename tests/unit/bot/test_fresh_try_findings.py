@@ -397,3 +397,29 @@ async def test_a_confirmed_join_no_longer_says_who_may_confirm_it(service: House
 
     assert "Só quem já é membro da casa pode confirmar." in joining.text
     assert edit.text == "✅ Entrada na casa confirmada por Ana\nNovo membro: Bruno"
+
+
+# --------------------------------------------------------------------------- 15. renaming the household
+
+
+async def test_renomear_casa_renames_the_household(service: HouseholdService) -> None:
+    await started(service)
+
+    rename = await proposed(service, "renomear", "casa para Lar da Ana e do Bruno")
+    edit = await confirm(service, rename)
+    erase = preview_of(await service.erase(CHAT, ANA))
+
+    assert rename.text.startswith("✏️ Renomear\nCasa: Casa\nNovo nome: Lar da Ana e do Bruno")
+    assert edit.text.startswith("✅ Renomeado por Ana")
+    assert "Casa: Lar da Ana e do Bruno" in erase.text
+
+
+async def test_casa_means_the_expense_when_one_is_called_so(service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Casa 500")
+
+    text = reply_of(await service.command(CHAT, ANA, "renomear", "casa para Lar"))
+    archive = reply_of(await service.command(CHAT, ANA, "arquivar", "Casa nova"))
+
+    assert "ambíguo" in text and "a despesa Casa" in text and "a casa" in text
+    assert "não encontr" in archive
