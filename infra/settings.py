@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 from typing import Annotated
 
 from pydantic import Field, SecretStr, field_validator
@@ -45,6 +46,8 @@ class Settings(BaseSettings):
     operation_ttl_hours: float = 48.0
     # Finished updates are kept this long in the inbox, then purged (bot/housekeeping.py).
     inbox_retention_days: float = Field(default=30.0, gt=0)
+    # Where `household-bot console` writes /exportar's CSV and /grafico's PNG (git-ignored).
+    data_dir: Path = Path("data")
     # Planning rates, BRL per unit: EXCHANGE_RATES='{"EUR": "6.20", "USD": "5.40"}'
     exchange_rates: dict[str, Decimal] = Field(default_factory=dict)
 

@@ -8,9 +8,16 @@ from pathlib import Path
 from typing import Final, Protocol
 
 from bot.app.outcomes import Outcome, Speaker
+from bot.app.ports import ChatLink
 from bot.app.proposals import minted
+from bot.app.schedule import Chart
 from bot.app.service import HouseholdService
 from bot.texts import guide, history, messages
+from bot.texts import schedule as schedule_texts
+from domain.money import Period
+
+Charts = Callable[[ChatLink, Period | None], Awaitable[Chart | str]]
+"""/grafico's chart of a household's month, or what to say instead (bot/app/schedule.Schedule.chart)."""
 
 
 class Console(Protocol):
@@ -18,6 +25,7 @@ class Console(Protocol):
 
     service: HouseholdService
     folder: Path
+    charts: Charts | None
 
     def write(self, text: str) -> None: ...
 
@@ -71,7 +79,7 @@ async def export(console: Console, command: str, rest: str) -> None:
         console.write(found)
         return
     _, period = found
-    path = console.folder / history.export_file_name(period)
+    path = _in_folder(console, history.export_file_name(period))
     with path.open("wb") as out:
         name = await console.service.export(CONSOLE_CHAT_ID, period, out)
     if name is None:
@@ -82,7 +90,27 @@ async def export(console: Console, command: str, rest: str) -> None:
 
 
 async def chart(console: Console, command: str, rest: str) -> None:
-    console.write(TELEGRAM_ONLY.format(command=command, why="o gráfico chega como foto"))
+    """The month's chart goes to a PNG file in the console's folder; the terminal shows where."""
+    if console.charts is None:
+        console.write(TELEGRAM_ONLY.format(command=command, why="o gráfico chega como foto"))
+        return
+    found = await console.service.month_for(command, CONSOLE_CHAT_ID, console.speaking(), rest)
+    if isinstance(found, str):
+        console.write(found)
+        return
+    drawn = await console.charts(*found)
+    if isinstance(drawn, str):
+        console.write(drawn)
+        return
+    path = _in_folder(console, schedule_texts.chart_file_name(found[1]))
+    path.write_bytes(drawn.png)
+    console.write(f"{drawn.caption}: {path}")
+
+
+def _in_folder(console: Console, name: str) -> Path:
+    """Where a file the console writes goes (made if missing), as its full path."""
+    console.folder.mkdir(parents=True, exist_ok=True)
+    return (console.folder / name).resolve()
 
 
 async def reminders(console: Console, command: str, rest: str) -> None:

@@ -10,7 +10,7 @@ from bot.app.outcomes import Decision, Edit, Outcome, PressResult, Preview, Repl
 from bot.app.service import HouseholdService
 from bot.commands.catalog import closest, find
 from bot.commands.parsing import CommandUsageError
-from bot.console.actions import ACTIONS, CONSOLE_CHAT_ID, answer, propose
+from bot.console.actions import ACTIONS, CONSOLE_CHAT_ID, Charts, answer, propose
 from bot.texts import console as texts
 from bot.texts import messages
 from domain.errors import DomainError
@@ -29,10 +29,11 @@ def person_id(name: str) -> int:
 
 class Console:
     def __init__(self, service: HouseholdService, write: Callable[[str], None] = print, *,
-                 folder: Path = Path()) -> None:
+                 folder: Path = Path("data"), charts: Charts | None = None) -> None:
         self.service = service
         self.write = write
-        self.folder = folder  # where /exportar writes its CSV
+        self.folder = folder  # where /exportar and /grafico write their files (DATA_DIR)
+        self.charts = charts  # draws /grafico's chart (bootstrap's Services.schedule(...).chart)
         self.speakers: dict[str, Speaker] = {}
         self.speaker: Speaker | None = None
         self.choices: dict[str, tuple[Decision, str]] = {}  # "1" -> (decision, operation key)

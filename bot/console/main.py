@@ -34,7 +34,8 @@ async def _main(settings: Settings) -> int:
     quiet_logging()
     enable_line_editing()
     services = await bootstrap(settings)
-    console = Console(services.service)
+    charts = services.schedule(TerminalSender()).chart
+    console = Console(services.service, folder=settings.data_dir, charts=charts)
     print(texts.INTRO)
     if sys.stdin.isatty():
         name = await asyncio.get_running_loop().run_in_executor(None, _ask_name)
@@ -52,6 +53,20 @@ async def _main(settings: Settings) -> int:
     finally:
         await services.database.dispose()
     return 0
+
+
+class TerminalSender:
+    """The Sender the console's schedule is built with: /grafico only draws (it sends nothing),
+    and reminders are Telegram's; anything said unasked would just be printed."""
+
+    async def send_text(self, chat_id: int, text: str) -> None:
+        print(text)
+
+    async def send_photo(self, chat_id: int, png: bytes, caption: str) -> None:
+        print(caption)
+
+    async def edit_text(self, chat_id: int, message_id: int, text: str) -> None:
+        print(text)
 
 
 def _ask_name() -> str:

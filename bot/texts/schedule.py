@@ -32,6 +32,11 @@ def reminders_status(enabled: bool) -> str:
     return f"Lembretes de vencimento {state}.\n{LEMBRETES_USAGE}"
 
 
+def chart_file_name(period: Period | None) -> str:
+    """The console's file for /grafico (`grafico-2026-06.png`; this month's when none is named)."""
+    return f"grafico-{period}.png" if period is not None else "grafico.png"
+
+
 def chart_caption(report: MonthReport) -> str:
     return f"📊 {month_br(report.period).capitalize()}: previsto x gasto e metas"
 

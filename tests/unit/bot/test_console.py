@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import logging
+import subprocess
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.app.schedule import Schedule
 from bot.app.service import HouseholdService
 from bot.commands.catalog import COMMANDS
 from bot.console.console import Console, person_id
 from bot.console.main import enable_line_editing, quiet_logging
 from bot.texts import messages
+from infra.settings import Settings
 from tests.fakes.storage import InMemoryStorage
+
+SAO_PAULO = "America/Sao_Paulo"
 
 
 def clock() -> datetime:
@@ -167,7 +173,7 @@ EVERY_COMMAND_SESSION = (
     ("/aporte 500 Viagem", "R$ 500,00"),
     ("/resumo", "Mercado: R$ 37,90 de R$ 1.500,00"),
     ("/metas", "Viagem"),
-    ("/grafico", "/grafico só funciona no Telegram"),
+    ("/grafico", "grafico-2026-06.png"),
     ("/lembretes off", "/lembretes só funciona no Telegram"),
     ("/extrato", "R$ 37,90"),
     ("/desfazer", "↩️ Desfazer operação"),
@@ -185,8 +191,9 @@ EVERY_COMMAND_SESSION = (
 
 async def test_a_console_session_reaches_every_command(tmp_path: Path) -> None:
     printed: list[str] = []
-    service = HouseholdService(InMemoryStorage(clock=clock), model=None, clock=clock)
-    console = Console(service, write=printed.append, folder=tmp_path)
+    storage = InMemoryStorage(clock=clock)
+    service = HouseholdService(storage, model=None, clock=clock)
+    console = Console(service, write=printed.append, folder=tmp_path, charts=charts(storage, service))
     await console.switch("Ana")
     typed = {line.split()[0].removeprefix("/") for line, _ in EVERY_COMMAND_SESSION if line.startswith("/")}
     assert typed - {"eu"} == {name for command in COMMANDS for name in command.names}
@@ -274,3 +281,38 @@ async def test_the_consoles_household_can_be_renamed() -> None:
     await console.handle("/apagar")
 
     assert "Casa: Lar da Ana" in printed[-1]
+
+
+def charts(storage: InMemoryStorage, service: HouseholdService) -> Any:
+    """/grafico's drawing, as bootstrap's Services.schedule gives the console (no store or sender:
+    a chart on demand needs neither)."""
+    return Schedule(storage, None, None, service.month, timezone=SAO_PAULO, clock=clock).chart  # type: ignore[arg-type]
+
+
+async def test_exportar_and_grafico_write_into_the_data_folder_and_say_the_full_path(tmp_path: Path) -> None:
+    # Issue 26, finding 16: /grafico said "só no Telegram", /exportar wrote into the repository.
+    printed: list[str] = []
+    storage = InMemoryStorage(clock=clock)
+    service = HouseholdService(storage, model=None, clock=clock)
+    folder = tmp_path / "data"
+    console = Console(service, write=printed.append, folder=folder, charts=charts(storage, service))
+    await console.switch("Ana")
+    await console.handle("/start")
+    await console.handle("/despesa Mercado 1.500")
+    await console.handle("1")
+
+    await console.handle("/exportar junho")
+    await console.handle("/grafico junho")
+
+    csv, png = folder / "extrato-2026-06.csv", folder / "grafico-2026-06.png"
+    assert printed[-2] == f"🧾 Lançamentos de junho de 2026: {csv.resolve()}"
+    assert printed[-1] == f"📊 Junho de 2026: previsto x gasto e metas: {png.resolve()}"
+    assert csv.read_bytes().startswith(b"\xef\xbb\xbf") and png.read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_consoles_data_folder_is_kept_out_of_git() -> None:
+    repository = Path(__file__).resolve().parents[3]
+    for written in ("data/extrato-completo.csv", "data/grafico-2026-06.png"):
+        ignored = subprocess.run(["git", "check-ignore", "-q", written], cwd=repository, check=False)
+        assert ignored.returncode == 0, written
+    assert Settings.model_fields["data_dir"].default == Path("data")
