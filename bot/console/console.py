@@ -63,7 +63,10 @@ class Console:
         command, _, rest = text.partition(" ")
         name = command.lstrip("/").split("@")[0].lower() if command.startswith("/") else ""
         if name == "eu":
-            await self.switch(rest or "Membro")
+            if rest.strip():
+                await self.switch(rest)
+            else:
+                self.write(texts.who_is_speaking(self.speaker.first_name if self.speaker else None))
             return True
         if self.speaker is None:  # the rest of a first command is not a name ("/gasto 10 mercado")
             await self.switch("Eu")

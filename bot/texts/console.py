@@ -19,6 +19,12 @@ def speaking_now(name: str) -> str:
     return f"(agora falando: {name})"
 
 
+def who_is_speaking(name: str | None) -> str:
+    """/eu without a name: who is typing now, and how to change it."""
+    now = f"Quem fala agora é {name}." if name else "Ninguém escolhido ainda."
+    return f"{now} Para trocar: /eu <nome>, como /eu Bruno."
+
+
 def no_such_choice(choice: str) -> str:
     return f"Não há opção {choice}. Veja as propostas pendentes com /pendentes."
 

@@ -316,3 +316,14 @@ def test_the_consoles_data_folder_is_kept_out_of_git() -> None:
         ignored = subprocess.run(["git", "check-ignore", "-q", written], cwd=repository, check=False)
         assert ignored.returncode == 0, written
     assert Settings.model_fields["data_dir"].default == Path("data")
+
+
+async def test_eu_without_a_name_says_who_is_speaking_and_how_to_change_it() -> None:
+    # Issue 26, finding 17: it silently switched to a member called "Membro".
+    console, printed = a_console()
+    await console.switch("Ana")
+
+    await console.handle("/eu")
+
+    assert printed[-1] == "Quem fala agora é Ana. Para trocar: /eu <nome>, como /eu Bruno."
+    assert console.speaker is not None and console.speaker.first_name == "Ana"
