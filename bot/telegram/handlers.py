@@ -3,7 +3,6 @@ case, deliver what it returns. The commands' handlers are in bot/telegram/comman
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 
@@ -23,7 +22,7 @@ from telegram.ext import (
 from bot.app.outcomes import Reply
 from bot.commands.parsing import CommandUsageError
 from bot.telegram import lifecycle
-from bot.telegram.delivery import deliver, edit
+from bot.telegram.delivery import answer_while_working, deliver, edit
 from bot.telegram.gate import gate
 from bot.telegram.keyboards import PRESS_PATTERN, read_callback
 from bot.telegram.sending import send_text
@@ -47,16 +46,10 @@ async def text_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if await decided_bare(context, update, message.text):
         return
     # "typing" goes out while the agent works instead of before it starts (one Bot API round
-    # trip less on every turn, bench/run.py), and is settled before any reply is sent.
-    typing = asyncio.create_task(context.bot.send_chat_action(chat_id_of(update), "typing"))
-    try:
-        outcomes = await service_of(context).talk(chat_id_of(update), speaker_of(update), message.text)
-    finally:
-        try:
-            await typing
-        except Exception as error:  # cosmetic: the replies still go out
-            log.warning("typing action failed: %s", error)
-    await deliver(context, chat_id_of(update), outcomes)
+    # trip less on every turn, bench/run.py), refreshed while it works, and "pensando…" after ~10 s.
+    chat_id = chat_id_of(update)
+    await answer_while_working(context, chat_id,
+                               service_of(context).talk(chat_id, speaker_of(update), message.text))
 
 
 async def decided_by_reply(context: ContextTypes.DEFAULT_TYPE, update: Update, message_id: int,

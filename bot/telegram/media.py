@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import warnings
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Any
 
 from telegram import Update
 from telegram.ext import Application, ContextTypes, MessageHandler, filters
 from telegram.warnings import PTBDeprecationWarning
 
 from bot.app.media import MAX_FILE_BYTES, Incoming
-from bot.telegram.delivery import deliver
+from bot.telegram.delivery import answer_while_working, deliver
 from bot.telegram.updates import chat_id_of, media_of, operation_id_of, speaker_of
 
 log = logging.getLogger(__name__)
@@ -33,18 +31,6 @@ def fetcher(context: ContextTypes.DEFAULT_TYPE, file_id: str) -> Callable[[], Aw
     return fetch
 
 
-async def while_typing(context: ContextTypes.DEFAULT_TYPE, chat_id: int, work: Awaitable[Any]) -> Any:
-    """`work`, with "typing" shown meanwhile (settled before any reply, as for text)."""
-    typing = asyncio.create_task(context.bot.send_chat_action(chat_id, "typing"))
-    try:
-        return await work
-    finally:
-        try:
-            await typing
-        except Exception as error:  # cosmetic: the replies still go out
-            log.warning("typing action failed: %s", error)
-
-
 async def voice_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A voice note or an audio file: transcribed, shown as 🎤 …, and read by the agent."""
     message = update.effective_message
@@ -61,9 +47,8 @@ async def voice_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         duration = audio.duration
     seconds = int(duration.total_seconds()) if isinstance(duration, timedelta) else duration
     chat_id = chat_id_of(update)
-    outcomes = await while_typing(context, chat_id, media_of(context).voice(
+    await answer_while_working(context, chat_id, media_of(context).voice(
         chat_id, speaker_of(update), incoming, seconds))
-    await deliver(context, chat_id, outcomes)
 
 
 async def photo_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -75,9 +60,8 @@ async def photo_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     photo = max(fitting, key=lambda p: p.width * p.height)
     incoming = Incoming(fetcher(context, photo.file_id), "photo.jpg", photo.file_size)
     chat_id = chat_id_of(update)
-    outcomes = await while_typing(context, chat_id, media_of(context).photo(
+    await answer_while_working(context, chat_id, media_of(context).photo(
         chat_id, speaker_of(update), incoming, message.caption))
-    await deliver(context, chat_id, outcomes)
 
 
 async def statement_file(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -140,6 +140,11 @@ def unknown_command_text(name: str, closest: str | None) -> str:
     return f"Comando desconhecido: /{shorten(name, 32)}. {hint}"
 
 
+def thinking_text() -> str:
+    """Said once when the model takes long (~10 s): the answer replaces it."""
+    return "🤔 pensando…"
+
+
 def confirmed_answer() -> str:
     return "✅ Confirmado."
 
