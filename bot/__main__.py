@@ -15,6 +15,17 @@ COMMANDS = {
 }
 
 
+# Libraries whose INFO lines are for their own developers (alembic's plugin setup and each
+# migration, PTB's start and stop, every HTTP request, litellm's every call): only their warnings
+# reach the log. httpx also logs full request URLs, and PTB's carry the bot token.
+QUIET = ("alembic", "httpx", "httpcore", "telegram", "LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "asyncio")
+
+
+def quiet_libraries() -> None:
+    for name in QUIET:
+        logging.getLogger(name).setLevel(logging.WARNING)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="household-bot", description="Household finance bot for Telegram")
     sub = parser.add_subparsers(dest="command", required=True, metavar="command")
@@ -24,17 +35,16 @@ def main(argv: list[str] | None = None) -> int:
     # The console is for a person reading the chat: only problems go to the log there.
     level = logging.WARNING if args.command == "console" else logging.INFO
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    # PTB and httpx log full request URLs at INFO, and those URLs carry the bot token.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    quiet_libraries()
 
     from infra.settings import Settings
 
     settings = Settings()
     if args.command == "migrate":
-        from infra.db.migrate import upgrade
+        from bot.texts.console import migrated
+        from infra.db.migrate import head_revision, upgrade
 
-        upgrade(settings.database_url)
-        print("Banco de dados atualizado.")
+        print(migrated(len(upgrade(settings.database_url)), head_revision()))
         return 0
     if args.command == "console":
         from bot.console.main import run_console

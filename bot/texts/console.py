@@ -15,6 +15,14 @@ NO_PENDING: Final = "Nenhuma proposta pendente."
 CHOOSE_BY_NUMBER: Final = "No terminal, digite o número da opção:"
 
 
+def migrated(applied: int, version: str) -> str:
+    """`household-bot migrate`'s one line (scripts/run shows it before the console)."""
+    if applied == 0:
+        return f"Banco de dados em dia (versão {version})."
+    plural = "migração aplicada" if applied == 1 else "migrações aplicadas"
+    return f"Banco de dados atualizado: {applied} {plural} (versão {version})."
+
+
 def speaking_now(name: str) -> str:
     return f"(agora falando: {name})"
 

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.autogenerate.api import AutogenContext
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
+from sqlalchemy.pool import NullPool
 
-from infra.db.engine import Database, database_url
+from infra.db.engine import DEFAULT_DATABASE_URL, Database, create_engine, database_url
 from infra.db.values import UtcDateTime
 
 HERE = Path(__file__).resolve().parent
@@ -29,9 +33,33 @@ def alembic_config(url: str | None = None) -> Config:
     return config
 
 
-def upgrade(url: str | None = None, revision: str = "head") -> None:
-    """Upgrades the database at `url` (default DATABASE_URL). Not for a running event loop."""
-    command.upgrade(alembic_config(url), revision)
+def upgrade(url: str | None = None, revision: str = "head") -> list[str]:
+    """Upgrades the database at `url` (default DATABASE_URL); the revisions it applied, oldest
+    first (none when it was up to date). Not for a running event loop."""
+    config = alembic_config(url)
+    before = asyncio.run(current_revision(config.attributes["url"]))
+    command.upgrade(config, revision)
+    script = ScriptDirectory.from_config(config)
+    applied = [r.revision for r in script.iterate_revisions(revision, before or "base")]
+    return list(reversed(applied))
+
+
+def head_revision() -> str:
+    """The revision the migrations end at (what `household-bot migrate` brings a database to)."""
+    head = ScriptDirectory.from_config(alembic_config(DEFAULT_DATABASE_URL)).get_current_head()
+    assert head is not None
+    return head
+
+
+async def current_revision(url: str) -> str | None:
+    """The revision the database at `url` is at (None: never migrated)."""
+    engine = create_engine(url, poolclass=NullPool)
+    try:
+        async with engine.connect() as connection:
+            return await connection.run_sync(
+                lambda sync: MigrationContext.configure(sync).get_current_revision())
+    finally:
+        await engine.dispose()
 
 
 async def upgrade_database(database: Database, revision: str = "head") -> None:

@@ -47,6 +47,7 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource
 from bot.texts import guide
 from infra.db.migrate import upgrade
 from infra.settings import Settings
+from tests.conftest import NO_POSTGRES
 from tests.fakes.llm_server import FakeLLMServer
 from tests.fakes.telegram_api import Call, FakeTelegramAPI, callback_update, message_update
 
@@ -158,7 +159,7 @@ async def _admin(url: str, statement: str) -> None:
 def fresh_postgres_database() -> Iterator[str]:
     """A new, migrated database on TEST_DATABASE_URL's server (skips without it); dropped after."""
     if not TEST_DATABASE_URL:
-        pytest.skip("TEST_DATABASE_URL is not set: PostgreSQL e2e tests skipped")
+        pytest.skip(NO_POSTGRES)
     name = f"e2e_{secrets.token_hex(6)}"
     asyncio.run(_admin(TEST_DATABASE_URL, f'CREATE DATABASE "{name}"'))
     try:

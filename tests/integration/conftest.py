@@ -19,6 +19,7 @@ import pytest
 
 from infra.db.engine import Database, database_url
 from infra.db.migrate import upgrade, upgrade_database
+from tests.conftest import NO_POSTGRES
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "")
 
@@ -27,7 +28,7 @@ BACKENDS = [
     pytest.param("postgresql", id="postgresql", marks=[
         pytest.mark.postgres,
         pytest.mark.skipif(not TEST_DATABASE_URL,
-                           reason="TEST_DATABASE_URL is not set: PostgreSQL tests skipped"),
+                           reason=NO_POSTGRES),
     ]),
 ]
 

@@ -19,6 +19,7 @@ from domain.money import Money, Period
 from domain.tools.budget import RecordSpendTool
 from domain.tools.confirmer import Confirmer
 from infra.db import Database, SqlBudgetRepository, SqlOperationLog
+from tests.conftest import NO_POSTGRES
 from tests.e2e.harness import (
     ANA,
     BRUNO,
@@ -136,7 +137,7 @@ async def _market(database: Database) -> None:
 def test_a_database_connection_dropped_during_a_commit_ends_in_exactly_one_change_after_a_retry(
         figures: Figures) -> None:
     if not TEST_DATABASE_URL:
-        pytest.skip("TEST_DATABASE_URL is not set: PostgreSQL tests skipped")
+        pytest.skip(NO_POSTGRES)
     with fresh_postgres_database() as url, CommitDropper() as dropper:
         name = url.rsplit("/", 1)[1]
         proxied = _with_database(f"postgresql://postgres@127.0.0.1:{dropper.port}/x", name)
