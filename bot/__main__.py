@@ -1,4 +1,4 @@
-"""`household-bot polling | webhook | console | migrate | remind` (also `python -m bot ...`)."""
+"""`household-bot polling | webhook | console | migrate | remind | doctor` (also `python -m bot ...`)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ COMMANDS = {
     "console": "the same chat in a terminal, no Telegram needed",
     "migrate": "apply the database migrations (alembic upgrade head) on DATABASE_URL",
     "remind": "send the bill reminders and monthly closings due now, then exit (for a platform scheduler)",
+    "doctor": "check the database, Telegram, the webhook and the models, one line each; exit 1 if one fails",
 }
 
 
@@ -33,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         sub.add_parser(name, help=help_text)
     args = parser.parse_args(argv)
     # The console is for a person reading the chat: only problems go to the log there.
-    level = logging.WARNING if args.command == "console" else logging.INFO
+    level = logging.WARNING if args.command in ("console", "doctor") else logging.INFO
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     quiet_libraries()
 
@@ -46,6 +47,13 @@ def main(argv: list[str] | None = None) -> int:
 
         print(migrated(len(upgrade(settings.database_url)), head_revision()))
         return 0
+    if args.command == "doctor":
+        from bot.doctor import run
+
+        # Each failure is the doctor's own line; the adapters' warnings about it would repeat it.
+        for name in ("infra.llm", "infra.db"):
+            logging.getLogger(name).setLevel(logging.ERROR)
+        return run(settings)
     if args.command == "console":
         from bot.console.main import run_console
 

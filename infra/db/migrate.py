@@ -9,12 +9,12 @@ from typing import Any
 from alembic import command
 from alembic.autogenerate.api import AutogenContext
 from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 from sqlalchemy.pool import NullPool
 
-from infra.db.engine import DEFAULT_DATABASE_URL, Database, create_engine, database_url
+from infra.db.engine import DEFAULT_DATABASE_URL, Database, database_url
+from infra.db.health import revision
 from infra.db.values import UtcDateTime
 
 HERE = Path(__file__).resolve().parent
@@ -53,13 +53,11 @@ def head_revision() -> str:
 
 async def current_revision(url: str) -> str | None:
     """The revision the database at `url` is at (None: never migrated)."""
-    engine = create_engine(url, poolclass=NullPool)
+    database = Database(url, poolclass=NullPool)
     try:
-        async with engine.connect() as connection:
-            return await connection.run_sync(
-                lambda sync: MigrationContext.configure(sync).get_current_revision())
+        return await revision(database)
     finally:
-        await engine.dispose()
+        await database.dispose()
 
 
 async def upgrade_database(database: Database, revision: str = "head") -> None:
