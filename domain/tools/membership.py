@@ -9,6 +9,7 @@ admit a person nor erase a household.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import Field
 
@@ -51,13 +52,10 @@ class JoinArgs(WriteArgs):
     user_id: int
 
 
-class JoinHouseholdTool(WriteTool[JoinArgs]):
-    """Admits the Telegram user who asked (/entrar) as a member named `name`."""
+class _MemberTool(WriteTool[Any]):
+    """A tool about one Telegram user's place in the household (joining, leaving): the bot's,
+    never offered to the model."""
 
-    name = "joinHousehold"
-    description = "Admit a person to the household (the bot's, never offered to the model)."
-    args_model = JoinArgs
-    preview_type = JoinPreview
     offered = False
 
     def __init__(self, households: HouseholdRepository, members: MemberLinks, chat_id: int,
@@ -69,11 +67,20 @@ class JoinHouseholdTool(WriteTool[JoinArgs]):
         self.household_id = household_id
 
     @classmethod
-    def bound(cls, binding: HouseholdBinding) -> JoinHouseholdTool | None:
+    def bound(cls, binding: HouseholdBinding) -> Any:
         if binding.households is None or binding.members is None or binding.chat_id is None:
             return None
         return cls(binding.households, binding.members, binding.chat_id, binding.household.id,
                    binding.operations)
+
+
+class JoinHouseholdTool(_MemberTool):
+    """Admits the Telegram user who asked (/entrar) as a member named `name`."""
+
+    name = "joinHousehold"
+    description = "Admit a person to the household (the bot's, never offered to the model)."
+    args_model = JoinArgs
+    preview_type = JoinPreview
 
     async def _stage(self, args: JoinArgs) -> Staged:
         household = await self.households.load(self.household_id)
@@ -105,7 +112,7 @@ class LeaveArgs(WriteArgs):
     user_id: int
 
 
-class LeaveHouseholdTool(WriteTool[LeaveArgs]):
+class LeaveHouseholdTool(_MemberTool):
     """Takes the Telegram user who asked (/sair) out of the household; their history stays, and
     /entrar brings them back as the member they were."""
 
@@ -113,22 +120,6 @@ class LeaveHouseholdTool(WriteTool[LeaveArgs]):
     description = "Take a member out of the household (the bot's, never offered to the model)."
     args_model = LeaveArgs
     preview_type = LeavePreview
-    offered = False
-
-    def __init__(self, households: HouseholdRepository, members: MemberLinks, chat_id: int,
-                 household_id: str, operations: OperationLog | None = None) -> None:
-        super().__init__(operations)
-        self.households = households
-        self.members = members
-        self.chat_id = chat_id
-        self.household_id = household_id
-
-    @classmethod
-    def bound(cls, binding: HouseholdBinding) -> LeaveHouseholdTool | None:
-        if binding.households is None or binding.members is None or binding.chat_id is None:
-            return None
-        return cls(binding.households, binding.members, binding.chat_id, binding.household.id,
-                   binding.operations)
 
     async def _stage(self, args: LeaveArgs) -> Staged:
         household = await self.households.load(self.household_id)
