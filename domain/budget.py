@@ -305,6 +305,10 @@ class Budget:
         rule.check(members, self.incomes)
         self.split = rule
 
+    def restore_split(self, rule: SplitRule) -> None:
+        """A rule as it was (an undo), without the checks a new one passes."""
+        self.split = rule
+
     def shares_for(self, amount: Money, payer: Member, members: Sequence[Member]) -> tuple[Share, ...]:
         """A shared spend's shares under today's rule (domain.sharing.rules.shares_of)."""
         return shares_of(amount, payer, members, self.split, self.incomes)
