@@ -13,9 +13,10 @@ from bot.app.outcomes import Preview, Reply, Speaker
 from bot.app.ports import ChatLink, Storage
 from bot.app.proposals import Proposals
 from bot.commands.parsing import CommandUsageError, resumo_period
-from bot.texts import history, reports
+from bot.texts import history, reports, sharing
 from domain.money import Period
 from domain.reports import BudgetReport, GoalReport, MonthReport
+from domain.tools.sharing import BalanceTool, rule_view
 
 
 class Queries:
@@ -102,4 +103,20 @@ async def _extrato(queries: Queries, context: ChatContext, text: str) -> str:
     return await queries.statement(context, period or Period.of(queries.chats.today()))
 
 
-QUERIES: Final[Mapping[str, Query]] = {"resumo": _resumo, "metas": _metas, "extrato": _extrato}
+async def _saldo(queries: Queries, context: ChatContext, text: str) -> str:
+    try:
+        period = resumo_period(text, queries.chats.today())
+    except CommandUsageError as usage:
+        return history.usage_text("saldo", str(usage))
+    tool = context.tool(BalanceTool.name)
+    assert isinstance(tool, BalanceTool)
+    return sharing.balance_text(await tool.balance(period), period)
+
+
+async def _divisao(queries: Queries, context: ChatContext, text: str) -> str:
+    budget = await queries.storage.budgets.load(context.link.budget_id, periods=())
+    return sharing.split_text(rule_view(budget.split, list(context.household.members), budget))
+
+
+QUERIES: Final[Mapping[str, Query]] = {"resumo": _resumo, "metas": _metas, "extrato": _extrato,
+                                       "saldo": _saldo, "divisao": _divisao}

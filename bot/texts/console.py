@@ -28,3 +28,7 @@ def unknown_command(name: str) -> str:
 
 def choices(confirm: str, cancel: str) -> str:
     return f"  [{confirm}] ✅ Confirmar   [{cancel}] ❌ Cancelar   (ou responda confirma / cancela)"
+
+
+def photo_saved(path: str) -> str:
+    return f"(QR code do Pix salvo em {path})"

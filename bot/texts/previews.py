@@ -152,6 +152,8 @@ def _import_facts(p: ImportPreview) -> list[str]:
         lines.append(f"• {clip(group.expense)}: {_count_word(group.count)}, {money(group.total)}"
                      + (f" ({suggested} sugerido{'s' if suggested > 1 else ''} pelo modelo)" if suggested else ""))
     lines.append(f"Total: {money(p.total)}")
+    if p.paid_by:
+        lines.append(f"Pago por {p.paid_by}, dividido pela regra da casa")
     aside = [("Sem despesa correspondente (não serão importados)", p.unmatched),
              ("Créditos (estornos, salário; não são gastos, não serão importados)", p.credits)]
     shown = [line for title, entries in aside for line in _aside_lines(title, entries, SHOWN_ASIDE_LINES)]
@@ -290,16 +292,18 @@ def preview_facts(preview: Preview) -> list[str]:
     return facts
 
 
-def preview_text(tool: str, preview: Preview | Mapping[str, Any]) -> str:
-    """A write tool's preview as the message shown above the Confirmar/Cancelar buttons."""
+def preview_text(tool: str, preview: Preview | Mapping[str, Any], extra: Sequence[str] = ()) -> str:
+    """A write tool's preview as the message shown above the Confirmar/Cancelar buttons; `extra`
+    lines after its facts (an acerto's Pix copia e cola)."""
     typed = _typed(tool, preview)
-    return "\n".join([_title(typed, done=False), *preview_facts(typed), "", CONFIRM_QUESTION])
+    return "\n".join([_title(typed, done=False), *preview_facts(typed), *extra, "", CONFIRM_QUESTION])
 
 
-def confirmed_text(tool: str, preview: Preview | Mapping[str, Any], by: str | None) -> str:
+def confirmed_text(tool: str, preview: Preview | Mapping[str, Any], by: str | None,
+                   extra: Sequence[str] = ()) -> str:
     """The preview message once confirmed: what was written and who confirmed it."""
     typed = _typed(tool, preview)
-    return "\n".join([f"{_title(typed, done=True)}{done_by(by)}", *preview_facts(typed)])
+    return "\n".join([f"{_title(typed, done=True)}{done_by(by)}", *preview_facts(typed), *extra])
 
 
 def cancelled_text(tool: str, preview: Preview | Mapping[str, Any], by: str | None) -> str:

@@ -123,12 +123,14 @@ def _cnpj_ok(digits: str) -> bool:
 # --------------------------------------------------------------------------- the BR Code
 
 
-def br_code(key: PixKey, *, name: str, amount: Money | None = None, txid: str = NO_TXID,
+def br_code(key: PixKey | str, *, name: str, amount: Money | None = None, txid: str = NO_TXID,
             city: str = DEFAULT_CITY) -> str:
-    """The static "copia e cola" that pays `amount` (BRL; none: the payer types it) to `key`."""
+    """The static "copia e cola" that pays `amount` (BRL; none: the payer types it) to `key` (a
+    PixKey, or a key as the DICT writes it, as a member's is stored)."""
     if amount is not None and amount.currency != "BRL":
         raise DomainError(f"O Pix só transfere reais, não {amount.currency}.")
-    account = _field("00", GUI) + _field("01", key.value)
+    value = key.value if isinstance(key, PixKey) else key
+    account = _field("00", GUI) + _field("01", value)
     fields = [_field("00", "01"), _field("26", account), _field("52", "0000"), _field("53", BRL)]
     if amount is not None:
         fields.append(_field("54", f"{amount.amount.quantize(Decimal('0.01')):f}"))

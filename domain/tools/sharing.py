@@ -50,6 +50,7 @@ class MoreThanOwed(DomainError):
         super().__init__(f"O acerto de {amount} é maior que a dívida: {transfer.debtor} deve {shown} "
                          f"a {transfer.creditor}.")
         self.transfer = transfer
+        self.amount = amount
 
 
 # --------------------------------------------------------------------------- settleUp
