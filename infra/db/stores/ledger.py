@@ -154,7 +154,8 @@ class SqlLedger:
         query = query.order_by(entries.c.id.desc())
         async with self._db.reading() as connection:
             rows = (await connection.execute(query if limit is None else query.limit(limit))).all()
-        return [_entry(row) for row in rows]
+            shared = await sharing.shares_of(connection, [row.id for row in rows])
+        return [_entry(row)._replace(shares=shared.get(row.id, ())) for row in rows]
 
     async def stream(self, household_id: str, period: Period | None = None) -> AsyncIterator[LedgerEntry]:
         """Keyset pages of STREAM_BATCH rows on (household_id, id): memory stays flat however
