@@ -9,6 +9,8 @@ both commands share):
   export_100k_s       /exportar of a household with 100,000 entries, written to a file  <= 5
   export_peak_rss_mb  peak RSS of a process that only exports, at 10,000 and 100,000 entries,
                       and how much the export added to it (flat: the same at both sizes)
+  saldo_vs_resumo     /saldo of a household with 100,000 shared spends / /resumo of the same
+                      household, on the same database (issue 23)                              <= 1.5
 bench/run.py runs this and reports the same keys under "ledger".
 """
 
@@ -34,16 +36,22 @@ sys.path.insert(0, str(REPO))
 
 from bot.app.outcomes import Speaker  # noqa: E402
 from bot.app.service import HouseholdService  # noqa: E402
+from domain.household import Member  # noqa: E402
+from domain.ledger import EntryKind  # noqa: E402
 from domain.money import Money, Period  # noqa: E402
+from domain.sharing.rules import SplitRule, shares_of  # noqa: E402
 from infra.db import ChatDirectory, Database, SqlStorage  # noqa: E402
 from infra.db.migrate import upgrade_database  # noqa: E402
+from infra.db.stores.ledger import entry_row, insert_entries  # noqa: E402
 from infra.db.tables import expenses, ledger_entries  # noqa: E402
 
-GOALS = {"extrato_vs_resumo": 1.5, "export_100k_s": 5.0}
+GOALS = {"extrato_vs_resumo": 1.5, "export_100k_s": 5.0, "saldo_vs_resumo": 1.5}
+SHARED_ENTRIES = 100_000
 MONTH_ENTRIES = 1_000
 EXPORT_SIZES = (10_000, 100_000)
 RUNS = 30
 ANA = Speaker(1, "Ana")
+CHAT_SALDO = -9_300_001
 EXPENSE_NAMES = [f"Despesa {n}" for n in range(30)]
 
 
@@ -86,6 +94,26 @@ def entry_rows(household_id: str, budget_id: str, expense_ids: list[str], count:
              "created_at": now - timedelta(minutes=count - n)} for n in range(count)]
 
 
+async def insert_shared(database: Database, household_id: str, budget_id: str, expense_ids: list[str],
+                        count: int) -> None:
+    """`count` spends split between Ana and Bruno, written as a confirmation writes them: the entry,
+    its two shares and the running balance (infra/db/stores/ledger.insert_entries)."""
+    household = await SqlStorage(database).households.load(household_id)
+    ana, bruno = household.members[0], Member("m-bench-bruno", "Bruno")
+    latest = this_month()
+    for start in range(0, count, 5000):
+        rows = []
+        for n in range(start, min(count, start + 5000)):
+            payer = ana if n % 3 else bruno
+            amount = Money.from_minor_units(1000 + n % 9000, "BRL")
+            rows.append(entry_row(EntryKind.SPEND, EXPENSE_NAMES[n % len(expense_ids)], household_id=household_id,
+                                  amount=amount, budget_id=budget_id, expense_id=expense_ids[n % len(expense_ids)],
+                                  period=latest.plus(-(n % 120)), payer=payer,
+                                  shares=shares_of(amount, payer, [ana, bruno], SplitRule(), {})))
+        async with database.transaction() as unit:
+            await insert_entries(unit.connection, rows)
+
+
 async def insert(database: Database, rows: list[dict[str, Any]]) -> None:
     async with database.transaction() as unit:
         for start in range(0, len(rows), 5000):
@@ -114,10 +142,15 @@ async def measure(url: str) -> dict[str, Any]:
         for size, chat_id in export_chats.items():
             h2, b2, ids2 = await household(database, chat_id)
             await insert(database, entry_rows(h2, b2, ids2, size, 120))
+        h3, b3, ids3 = await household(database, CHAT_SALDO)
+        await insert_shared(database, h3, b3, ids3, SHARED_ENTRIES)
         service = HouseholdService(SqlStorage(database))
         month = this_month()
         resumo_ms = await median_ms(lambda: service.answer("resumo", chat_month, ANA, str(month)))
         extrato_ms = await median_ms(lambda: service.answer("extrato", chat_month, ANA, str(month)))
+        saldo_resumo_ms = await median_ms(lambda: service.answer("resumo", CHAT_SALDO, ANA, str(month)))
+        saldo_ms = await median_ms(lambda: service.answer("saldo", CHAT_SALDO, ANA, ""))
+        saldo_text = await service.answer("saldo", CHAT_SALDO, ANA, "")
     finally:
         await database.dispose()
     exports = {size: export_in_child(url, chat_id, size) for size, chat_id in export_chats.items()}
@@ -125,7 +158,10 @@ async def measure(url: str) -> dict[str, Any]:
     return {
         "extrato_vs_resumo": extrato_ms / resumo_ms,
         "export_100k_s": big["seconds"],
+        "saldo_vs_resumo": saldo_ms / saldo_resumo_ms,
         "details": {"resumo_ms": resumo_ms, "extrato_ms": extrato_ms, "month_entries": MONTH_ENTRIES,
+                    "saldo_ms": saldo_ms, "saldo_household_resumo_ms": saldo_resumo_ms,
+                    "saldo_entries": SHARED_ENTRIES, "saldo_answer": saldo_text.splitlines()[2],
                     "exports": {str(size): figures for size, figures in exports.items()}},
     }
 

@@ -10,7 +10,7 @@ tokenizers), no model is called:
 `--what-if` also counts trimmed copies of the schemas and the memory (nothing in domain/ changes),
 to show where tokens could be saved.
 
-Issue 9's goal is <= 1500 tokens for gpt-4o-mini.
+Issue 9 set the goal at <= 1500 tokens for gpt-4o-mini; issue 23 (settleUp, balance, who paid) at <= 1600.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from domain.tools.base import HouseholdBinding
 from domain.tools.registry import household_tools
 from infra.llm import count_prompt_tokens
 
-GOAL_TOKENS = 1500
+GOAL_TOKENS = 1600
 MODELS = ["gpt-4o-mini", "claude-3-5-sonnet-20241022"]
 TODAY = date(2026, 6, 15)
 

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
-from domain.errors import CurrencyMismatch, DuplicateName, InvalidArgument, InvalidMoney, UnknownExpense
-from domain.household import clean_name, new_id
-from domain.ledger import SpendLine
+from domain.errors import (
+    CurrencyMismatch,
+    DomainError,
+    DuplicateName,
+    InvalidArgument,
+    InvalidMoney,
+    UnknownExpense,
+)
+from domain.household import Member, clean_name, new_id
+from domain.ledger import SettlementLine, SpendLine
 from domain.money import Money, Period, currency_code
+from domain.sharing.rules import Share, SplitRule, settlement_shares, shares_of
 from domain.text import fold
 
 EARLIEST = Period(1, 1)  # "since always", for history kept from an adjustment on
@@ -20,6 +29,13 @@ def check_billing_day(day: object) -> int | None:
     if isinstance(day, bool) or not isinstance(day, int) or not 1 <= day <= 31:
         raise InvalidArgument(f"Dia de vencimento inválido: {day!r} (use 1 a 31).")
     return day
+
+
+class IncomeOfMembers(DomainError):
+    def __init__(self, members: Sequence[str]) -> None:
+        who = ", ".join(members)
+        super().__init__(f"A renda da casa é a soma da renda de cada um ({who}): cada membro informa a "
+                         "sua com /renda <valor> (ou diga de quem é a renda).")
 
 
 @dataclass(eq=False)
@@ -63,14 +79,21 @@ class RecurringExpense:
         self._require_loaded(period)
         return self.actuals.get(period, Money.zero(self.expected.currency))
 
-    def add_to_actual(self, period: Period, amount: Money) -> Money:
-        """Adds a delta ("R$ 200 a mais") to the month's actual and returns the new actual."""
+    def add_to_actual(self, period: Period, amount: Money, *, paid_by: Member | None = None,
+                      shares: tuple[Share, ...] = ()) -> Money:
+        """Adds a delta ("R$ 200 a mais") to the month's actual and returns the new actual.
+
+        `paid_by` is who paid it (None: unknown); `shares` its division among the members (empty:
+        personal, or an unknown payer: outside the balance). Both stay with the spend's ledger
+        entry. Any spend is recorded this way, whatever paid it (a card's too)."""
         self._check(amount)
+        if shares and sum((share.paid for share in shares), Money.zero(amount.currency)) != amount:
+            raise ValueError("a spend's shares must have been paid to its amount")
         new_actual = self.actual_for(period) + amount
         if new_actual.amount < 0:
             raise InvalidMoney(f"O gasto de {self.name} em {period} ficaria negativo ({new_actual}).")
         self.actuals[period] = new_actual
-        self.lines.append(SpendLine(period, amount))
+        self.lines.append(SpendLine(period, amount, paid_by, shares))
         return new_actual
 
     def change_expected(self, new_expected: Money) -> None:
@@ -124,8 +147,14 @@ class Budget:
     currency: str
     household_id: str | None = None
     expenses: list[RecurringExpense] = field(default_factory=list)
+    # The household's monthly income: the sum of the members' own incomes when any is set.
     income: Money | None = None
     version: int = 0
+    split: SplitRule = field(default_factory=SplitRule)  # how a shared spend is divided
+    incomes: dict[str, Money] = field(default_factory=dict)  # each member's own income, by member id
+    income_names: dict[str, str] = field(default_factory=dict)  # those members' names, for the ledger
+    # Acertos made since the last save, one ledger entry each (see domain.ledger).
+    settlements: list[SettlementLine] = field(default_factory=list)
 
     @classmethod
     def create(cls, currency: str, *, id: str | None = None,
@@ -239,16 +268,92 @@ class Budget:
             total = total + expense.expected_for(period)
         return total
 
-    def set_income(self, income: Money) -> None:
-        """The household's monthly income, which feasibility weighs goals against."""
+    def set_income(self, income: Money, member: Member | None = None) -> None:
+        """The household's monthly income, which feasibility weighs goals against; with `member`,
+        that member's own income (the split by income reads it), and the household's becomes the
+        sum of the members'. While members have their own, the household's is theirs to change."""
         if income.currency != self.currency:
             raise InvalidMoney(f"A renda deve estar em {self.currency}, não em {income.currency}.")
         if income.amount < 0:
             raise InvalidMoney(f"Renda negativa: {income}.")
-        self.income = income
+        if member is None:
+            if self.incomes:
+                raise IncomeOfMembers(list(self.income_names.values()))
+            self.income = income
+            return
+        self.incomes[member.id] = income
+        self.income_names[member.id] = member.name
+        self.income = self._members_income()
 
     def clear_income(self) -> None:
         self.income = None
+
+    def restore_income(self, member_id: str | None, member_income: Money | None,
+                       household_income: Money | None) -> None:
+        """Puts an income back as it was (an undo): the member's own (None: none), and the
+        household's when no member has one of their own any more."""
+        if member_id is not None:
+            if member_income is None:
+                self.incomes.pop(member_id, None)
+                self.income_names.pop(member_id, None)
+            else:
+                self.incomes[member_id] = member_income
+        self.income = self._members_income() if self.incomes else household_income
+
+    def income_changes(self, old_income: Money | None, old_incomes: dict[str, Money]
+                       ) -> list[tuple[Money, str | None, str | None]]:
+        """How the income moved since it was `old_income` with `old_incomes`, as ledger entries
+        need it: (change, member id, member name) for each member whose own income changed, then
+        (change, None, None) for what is left of the household's change. They add up to it."""
+        currency = self.currency
+        zero = Money.zero(currency)
+        changes: list[tuple[Money, str | None, str | None]] = []
+        for member_id in sorted(set(old_incomes) | set(self.incomes)):
+            change = (self.incomes.get(member_id) or zero) - (old_incomes.get(member_id) or zero)
+            if not change.is_zero:
+                changes.append((change, member_id, self.income_names.get(member_id)))
+        old = old_income if old_income is not None and old_income.currency == currency else zero
+        rest = (self.income or zero) - old - sum((c for c, _, _ in changes), zero)
+        if not rest.is_zero or (self.income is not None and old_income is None and not changes):
+            changes.append((rest, None, None))
+        return changes
+
+    def income_of(self, member: Member) -> Money | None:
+        return self.incomes.get(member.id)
+
+    def _members_income(self) -> Money:
+        return sum(self.incomes.values(), Money.zero(self.currency))
+
+    # -- who pays what: the split and the acertos (domain.sharing) -------------------------------
+
+    def set_split(self, rule: SplitRule, members: Sequence[Member]) -> None:
+        """The rule for the shared spends confirmed from now on; one that could not divide a spend
+        among `members` today (a missing income) is refused naming why."""
+        rule.check(members, self.incomes)
+        self.split = rule
+
+    def restore_split(self, rule: SplitRule) -> None:
+        """A rule as it was (an undo), without the checks a new one passes."""
+        self.split = rule
+
+    def shares_for(self, amount: Money, payer: Member, members: Sequence[Member]) -> tuple[Share, ...]:
+        """A shared spend's shares under today's rule (domain.sharing.rules.shares_of)."""
+        return shares_of(amount, payer, members, self.split, self.incomes)
+
+    def settle(self, debtor: Member, creditor: Member, amount: Money, on: date) -> SettlementLine:
+        """An acerto: `debtor` paid `creditor` `amount`, which moves the balance by exactly that."""
+        self._check_amount(amount)
+        if not amount.is_positive:
+            raise InvalidMoney(f"O acerto precisa ser positivo, não {amount}.")
+        if debtor == creditor:
+            raise InvalidArgument(f"{debtor.name} não acerta consigo mesmo.")
+        line = SettlementLine(on, amount, debtor, settlement_shares(debtor, creditor, amount))
+        self.settlements.append(line)
+        return line
+
+    def reverse_settlement(self, on: date, amount: Money, paid_by: Member, shares: tuple[Share, ...]) -> None:
+        """The opposite of an acerto's entry (an undo): the same shares, negated."""
+        self.settlements.append(SettlementLine(on, -amount, paid_by, tuple(s.negated() for s in shares)))
 
     def expected_total(self) -> Money:
         total = Money.zero(self.currency)

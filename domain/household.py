@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from domain.errors import DuplicateName, InvalidArgument, LookAlikeName, UnknownMember
 from domain.money import currency_code
@@ -34,10 +34,14 @@ def clean_name(name: object, what: str = "Nome", *, limit: int = NAME_LIMIT) -> 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Member:
-    """A person of the household; two members are the same person when their ids are equal."""
+    """A person of the household; two members are the same person when their ids are equal.
+
+    `pix_key` is the DICT form of their Pix key (domain.sharing.pix), kept out of every repr so
+    that no log line can carry it."""
 
     id: str
     name: str
+    pix_key: str | None = field(default=None, repr=False)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Member) and other.id == self.id
@@ -95,6 +99,14 @@ class Household:
             if fold(member.name) == wanted:
                 return member
         raise UnknownMember(str(name), [m.name for m in self.members])
+
+    def set_pix_key(self, member: Member, key: str | None) -> Member:
+        """The member's Pix key (already validated: domain.sharing.pix.pix_key), or none."""
+        for index, current in enumerate(self.members):
+            if current.id == member.id:
+                self.members[index] = replace(current, pix_key=key)
+                return self.members[index]
+        raise UnknownMember(member.name, [m.name for m in self.members])
 
     def member_by_id(self, member_id: str) -> Member:
         for member in self.members:

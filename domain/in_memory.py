@@ -75,6 +75,7 @@ class InMemoryBudgetRepository(_InMemory[Budget]):
         await super().save(budget)
         for expense in budget.expenses:
             expense.lines = []
+        budget.settlements = []
         if self.ledger is not None:
             self.ledger.add(entries)
 
@@ -89,6 +90,7 @@ class InMemoryBudgetRepository(_InMemory[Budget]):
 
     def _merged(self, stored: Budget | None, saved: Budget, original: Budget) -> Budget:
         before = {e.id: e for e in stored.expenses} if stored is not None else {}
+        saved.settlements = []  # in the ledger now
         for expense in saved.expenses:
             expense.lines = []  # in the ledger now
             if expense.loaded_periods is not None:
@@ -100,6 +102,19 @@ class InMemoryBudgetRepository(_InMemory[Budget]):
 
 class InMemoryHouseholdRepository(_InMemory[Household]):
     kind = "Casa"
+
+    def __init__(self, ledger: InMemoryLedger | None = None) -> None:
+        super().__init__()
+        self.ledger = ledger
+
+    async def save(self, household: Household) -> None:
+        stored = self._items.get(household.id)
+        keys = {m.id: m.pix_key for m in stored.members} if stored is not None else {}
+        await super().save(household)
+        if self.ledger is not None:
+            self.ledger.add([LedgerEntry(EntryKind.PIX, "Chave Pix", paid_by=m.name, paid_by_id=m.id,
+                                         household_id=household.id)
+                             for m in household.members if keys.get(m.id) != m.pix_key])
 
 
 class InMemoryGoalRepository(_InMemory[Goal]):
@@ -188,10 +203,24 @@ def _budget_entries(stored: Budget | None, budget: Budget) -> list[LedgerEntry]:
                 entries.append(entry(EntryKind.RENAMED))
             if old.archived != expense.archived:
                 entries.append(entry(EntryKind.ARCHIVED if expense.archived else EntryKind.RESTORED))
-        entries += [entry(EntryKind.SPEND, line.amount, line.period) for line in expense.lines]
-    old_income = stored.income if stored is not None else None
-    if budget.income != old_income and budget.income is not None:
-        change = budget.income - old_income if old_income is not None else budget.income
-        entries.append(LedgerEntry(EntryKind.INCOME, "Renda", amount=change,
-                                   household_id=budget.household_id))
+        entries += [LedgerEntry(EntryKind.SPEND, expense.name, amount=line.amount, expense_id=expense.id,
+                                period=line.period, household_id=budget.household_id,
+                                paid_by=line.paid_by.name if line.paid_by else None,
+                                paid_by_id=line.paid_by.id if line.paid_by else None, shares=line.shares)
+                    for line in expense.lines]
+    entries += income_entries(stored.income if stored is not None else None,
+                              stored.incomes if stored is not None else {}, budget)
+    if stored is not None and stored.split != budget.split:
+        entries.append(LedgerEntry(EntryKind.SPLIT, "Divisão", household_id=budget.household_id))
+    entries += [LedgerEntry(EntryKind.SETTLEMENT, "Acerto", amount=line.amount, on=line.on,
+                            paid_by=line.paid_by.name, paid_by_id=line.paid_by.id,
+                            household_id=budget.household_id, shares=line.shares)
+                for line in budget.settlements]
     return entries
+
+
+def income_entries(old_income: Money | None, old_incomes: dict[str, Money],
+                   budget: Budget) -> list[LedgerEntry]:
+    return [LedgerEntry(EntryKind.INCOME, "Renda", amount=change, paid_by=name, paid_by_id=member_id,
+                        household_id=budget.household_id)
+            for change, member_id, name in budget.income_changes(old_income, old_incomes)]

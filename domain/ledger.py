@@ -13,7 +13,7 @@ nothing else.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -21,7 +21,10 @@ from datetime import UTC, date, datetime
 from enum import StrEnum
 from typing import NamedTuple, Protocol
 
+from domain.household import Member
 from domain.money import Money, Period
+from domain.sharing.balance import Balance, MemberNet
+from domain.sharing.rules import Share
 
 
 class EntryKind(StrEnum):
@@ -35,6 +38,9 @@ class EntryKind(StrEnum):
     RESTORED = "restored"          # an expense or goal back from the archive (amount None)
     RENAMED = "renamed"            # an expense or goal renamed; `subject` is the new name
     OPENING = "opening"            # a month's actual carried over by migration 0014
+    SETTLEMENT = "settlement"      # an acerto: its shares move the balance by `amount`
+    SPLIT = "split"                # the split rule changed (amount None)
+    PIX = "pix"                    # a member's Pix key set or removed (amount None; never the key)
 
 
 @dataclass(frozen=True)
@@ -59,7 +65,7 @@ class LedgerEntry(NamedTuple):
     goal_id: str | None = None
     period: Period | None = None
     on: date | None = None
-    paid_by: str | None = None     # a member's name, where known
+    paid_by: str | None = None     # a member's name, where known (an income's: whose it is)
     paid_by_id: str | None = None
     household_id: str | None = None
     operation_id: str | None = None
@@ -69,6 +75,9 @@ class LedgerEntry(NamedTuple):
     undoes: str | None = None
     created_at: datetime | None = None
     id: int | None = None
+    # Each member's part of a shared spend or an acerto, as confirmed (empty: personal, an
+    # unknown payer, or no money between members). They move the balance; nothing recomputes them.
+    shares: tuple[Share, ...] = ()
 
 
 _current: ContextVar[Stamp | None] = ContextVar("ledger_stamp", default=None)
@@ -90,10 +99,23 @@ def current_stamp() -> Stamp | None:
 
 @dataclass(frozen=True)
 class SpendLine:
-    """One addition to an expense's month, as a domain verb made it (one entry when saved)."""
+    """One addition to an expense's month, as a domain verb made it (one entry when saved):
+    who paid it, when known, and its shares when it is shared (domain.sharing)."""
 
     period: Period
     amount: Money
+    paid_by: Member | None = None
+    shares: tuple[Share, ...] = ()
+
+
+@dataclass(frozen=True)
+class SettlementLine:
+    """An acerto (or its reversal) as `Budget.settle` made it: one entry when saved."""
+
+    on: date
+    amount: Money
+    paid_by: Member
+    shares: tuple[Share, ...]
 
 
 class Ledger(Protocol):
@@ -108,7 +130,12 @@ class Ledger(Protocol):
         ...
 
     async def of_operation(self, scope: str | None, operation_id: str) -> list[LedgerEntry]:
-        """The entries one confirmed operation made."""
+        """The entries one confirmed operation made, with their shares."""
+        ...
+
+    async def balance(self, household_id: str, period: Period | None = None) -> Balance:
+        """Each member's net over the household's shares (all time, or `period`'s movement: the
+        entries of that month as `month` counts them), and how many spends and acertos it covers."""
         ...
 
 
@@ -140,6 +167,26 @@ class InMemoryLedger:
 
     async def of_operation(self, scope: str | None, operation_id: str) -> list[LedgerEntry]:
         return [e for e in self.entries if e.operation_id == operation_id and e.scope == scope]
+
+    async def balance(self, household_id: str, period: Period | None = None) -> Balance:
+        return balance_of(e for e in self.entries
+                          if e.household_id == household_id and (period is None or entry_period(e) == period))
+
+
+def balance_of(entries: Iterable[LedgerEntry]) -> Balance:
+    """The balance of some entries, summed in Python (what SQL sums in infra/db/stores/shares.py)."""
+    nets: dict[tuple[str, str], Money] = {}
+    names: dict[str, str] = {}
+    counts = {EntryKind.SPEND: 0, EntryKind.SETTLEMENT: 0}
+    for entry in entries:
+        for share in entry.shares:
+            key = (share.member_id, share.net.currency)
+            nets[key] = nets[key] + share.net if key in nets else share.net
+            names[share.member_id] = share.member_name
+            if share.paid.amount and entry.kind in counts:  # the payer's row counts the entry
+                counts[entry.kind] += 1 if share.paid.amount > 0 else -1
+    return Balance(tuple(MemberNet(member, names[member], net) for (member, _), net in nets.items()),
+                   counts[EntryKind.SPEND], counts[EntryKind.SETTLEMENT])
 
 
 def entry_period(entry: LedgerEntry) -> Period | None:

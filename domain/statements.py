@@ -20,6 +20,7 @@ from typing import Protocol
 
 from domain.budget import Budget, RecurringExpense
 from domain.errors import DomainError
+from domain.household import Member
 from domain.money import Money, Period
 from domain.text import fold
 
@@ -161,15 +162,18 @@ class Spend:
     amount: Money
 
 
-def apply_statement_lines(budget: Budget, spends: Iterable[Spend]) -> None:
+def apply_statement_lines(budget: Budget, spends: Iterable[Spend], paid_by: Member | None = None,
+                          members: Sequence[Member] = ()) -> None:
     """Adds each imported line to its expense's actual for its month: the only write an import
-    makes to the budget (the budget must have been loaded with those months)."""
+    makes to the budget (the budget must have been loaded with those months). Every line is paid
+    by `paid_by` (who sent the file) and shared among `members` by the budget's rule."""
     expenses: dict[str, RecurringExpense] = {}  # thousands of lines name a few dozen expenses
     for spend in spends:
         expense = expenses.get(spend.expense)
         if expense is None:
             expense = expenses[spend.expense] = budget.find_by_name(spend.expense)
-        expense.add_to_actual(spend.period, spend.amount)
+        shares = budget.shares_for(spend.amount, paid_by, members) if paid_by is not None and members else ()
+        expense.add_to_actual(spend.period, spend.amount, paid_by=paid_by, shares=shares)
 
 
 class StatementImports(Protocol):

@@ -23,14 +23,17 @@ from domain.clock import DEFAULT_TIMEZONE
 from domain.goals import Goal
 from domain.household import Household
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
+from domain.ledger import InMemoryLedger
 from domain.money import Money, Period
 from domain.operations.log import InMemoryOperationLog
+from domain.sharing.rules import SplitRule
 from domain.tools.base import HouseholdBinding, Tool
 from domain.tools.registry import TOOLS, household_tools
 from domain.tools.undo import UndoOperationTool
 
-# What the model is offered here (the registry's order). A case's household has no ledger, so
-# there is nothing to undo: undoOperation is the bot's to offer, not the eval's.
+# What the model is offered here (the registry's order). A case's household has a ledger (the
+# balance and the acertos read it) but starts with nothing confirmed: undoOperation is the bot's
+# to offer, not the eval's.
 WRITE_TOOLS = tuple(t.name for t in TOOLS if t.writes and t.offered and t is not UndoOperationTool)
 READ_TOOLS = tuple(t.name for t in TOOLS if not t.writes and t.offered)
 SPLITS = ("dev", "test")
@@ -181,6 +184,8 @@ async def build_world(case: Case, timezone: str = DEFAULT_TIMEZONE) -> World:
             registered.replace_actual(Period.parse(period), money_of(spent, currency))
     if spec.get("income") is not None:
         budget.set_income(money_of(spec["income"], currency))
+    if spec.get("split"):  # contract §9: {"<member>": <percent>, ...}
+        budget.split = SplitRule.fixed(spec["split"], list(members.values()))
     goals = []
     for index, goal_spec in enumerate(spec.get("goals") or ()):
         deadline = date.fromisoformat(goal_spec["deadline"]) if goal_spec.get("deadline") else None
@@ -196,7 +201,8 @@ async def build_world(case: Case, timezone: str = DEFAULT_TIMEZONE) -> World:
             goal.contribute(members[contribution["paidBy"]], money_of(contribution["amount"], currency),
                             date.fromisoformat(contribution["date"]))
         goals.append(goal)
-    budgets, goal_repo = InMemoryBudgetRepository(), InMemoryGoalRepository()
+    ledger = InMemoryLedger()
+    budgets, goal_repo = InMemoryBudgetRepository(ledger), InMemoryGoalRepository(ledger)
     await budgets.save(budget)
     for goal in goals:
         await goal_repo.save(goal)
@@ -207,7 +213,7 @@ async def build_world(case: Case, timezone: str = DEFAULT_TIMEZONE) -> World:
         return now
 
     operations = InMemoryOperationLog(clock=clock)
-    tools = household_tools(HouseholdBinding(household=household, budget_id=BUDGET_ID, budgets=budgets,
-                                             goals=goal_repo, operations=operations, clock=clock,
-                                             timezone=timezone))
+    tools = [tool for tool in household_tools(HouseholdBinding(
+        household=household, budget_id=BUDGET_ID, budgets=budgets, goals=goal_repo, operations=operations,
+        clock=clock, timezone=timezone, ledger=ledger)) if tool.name != UndoOperationTool.name]
     return World(case, household, budgets, goal_repo, operations, tools, now, timezone)

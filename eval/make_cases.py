@@ -202,6 +202,24 @@ def income(amount: str | int, currency: str = "BRL") -> dict[str, Any]:
     return call("setIncome", amount=money(amount, currency))
 
 
+def paid(entry: dict[str, Any], paid_by: str | None = None, *, shared: bool | None = None) -> dict[str, Any]:
+    """A spend with who paid it (as the tool reads it: the speaker when the model says nothing)
+    and, when given, whether it is shared."""
+    args = dict(entry["args"])
+    if paid_by is not None:
+        args["paidBy"] = paid_by
+    if shared is not None:
+        args["shared"] = shared
+    return {**entry, "args": args}
+
+
+def settle(amount: str | int | None = None, **names: str) -> dict[str, Any]:
+    args: dict[str, Any] = {k: v for k, v in (("paidBy", names.get("by")), ("paidTo", names.get("to"))) if v}
+    if amount is not None:
+        args["amount"] = money(amount)
+    return call("settleUp", **args)
+
+
 def confirming(entry: dict[str, Any]) -> dict[str, Any]:
     """The same call, confirming: it must repeat its preview's operationId."""
     return {"tool": entry["tool"], "args": {**entry.get("args", {}), "confirm": True}}
@@ -665,6 +683,69 @@ def build() -> list[dict[str, Any]]:
           say("Ana", "então cria essa meta, chama Cozinha nova, nós dois",
               new_goal(15000, "BRL", ["Ana", "Bruno"], name="Cozinha nova", deadline="2027-03-01")),
           press_ok())
+
+    # ---------------------------------------------------------------- who paid (issue 23)
+    b.add("paid-by-01", "ab", t,
+          say("Ana", "o Bruno pagou 120 de luz", paid(spend("Luz", jun, 120), "Bruno")), press_ok())
+    b.add("paid-by-02", "ab", t,
+          say("Bruno", "paguei eu 89,90 no ifood", paid(spend("Restaurantes", jun, "89.90"), "Bruno")), press_ok())
+    b.add("paid-by-03", "cd", tc,
+          say("Carla", "o Diego pagou a escola do Theo, 1.100", paid(spend("Escola do Theo", "2026-06", 1100),
+                                                                      "Diego")), press_ok())
+    b.add("paid-by-04", "ab", t,
+          say("Bruno", "a Ana pagou 230 de gasolina ontem", paid(spend("Combustível", jun, 230), "Ana")),
+          press_ok())
+    b.add("paid-by-05", "jr", "2026-04-08",
+          say("Júlia", "o Rafa pagou a diarista, 600", paid(spend("Diarista", "2026-04", 600), "Rafael")),
+          press_ok())
+
+    # ---------------------------------------------------------------- personal spends: out of the split
+    b.add("personal-01", "ab", t,
+          say("Ana", "gastei 150 na farmácia, mas é pessoal", paid(spend("Farmácia", jun, 150), shared=False)),
+          press_ok())
+    b.add("personal-02", "ab", t,
+          say("Bruno", "paguei 45 de uber, pessoal, não divide", paid(spend("Uber", jun, 45), shared=False)),
+          press_ok())
+    b.add("personal-03", "cd", tc,
+          say("Diego", "lança 80 de padaria, esse é pessoal", paid(spend("Padaria", "2026-06", 80), shared=False)),
+          press_ok())
+    b.add("personal-04", "jr", "2026-04-08",
+          say("Júlia", "gastei 45 no spotify, é só meu", paid(spend("Streaming", "2026-04", 45), shared=False)),
+          press_ok())
+    b.add("personal-05", "pt", "2026-10-05",
+          say("Paula", "paguei 40 de passe, pessoal", paid(spend("Passe", "2026-10", 40, "EUR"), shared=False)),
+          press_ok())
+
+    # ---------------------------------------------------------------- balance: who owes whom
+    b.add("balance-01", "ab", t,
+          say("Ana", "paguei 300 no mercado", paid(spend("Mercado", jun, 300), "Ana")), press_ok(),
+          say("Bruno", "quanto eu devo pra Ana?", call("balance")))
+    b.add("balance-02", "ab", t, say("Bruno", "quem tá devendo pra quem aqui em casa?", call("balance")))
+    b.add("balance-03", "cd", tc, say("Carla", "o Diego me deve alguma coisa?", call("balance")))
+    b.add("balance-04", "jr", "2026-04-08", say("Júlia", "como tá o saldo entre a gente?", call("balance")))
+    b.add("balance-05", "ab", t,
+          say("Bruno", "paguei 120 de internet", paid(spend("Internet", jun, 120), "Bruno")), press_ok(),
+          say("Ana", "quanto eu devo pro Bruno?", call("balance")))
+    b.add("balance-06", "cd", tc,
+          say("Diego", "quanto a Carla me deve, tirando o que é pessoal?", call("balance")),
+          household={**carla_diego(d(tc)), "split": {"Carla": 60, "Diego": 40}})
+
+    # ---------------------------------------------------------------- settleUp: the acerto
+    b.add("settle-01", "ab", t,
+          say("Ana", "paguei 200 no mercado", paid(spend("Mercado", jun, 200), "Ana")), press_ok(),
+          say("Bruno", "te mandei 100 no pix, acerta aí", settle(100)), press_ok())
+    b.add("settle-02", "ab", t,
+          say("Ana", "gastei 300 no mercado", paid(spend("Mercado", jun, 300), "Ana")), press_ok(),
+          say("Bruno", "acerta tudo, já fiz o pix pra Ana", settle()), press_ok())
+    b.add("settle-03", "cd", tc,
+          say("Diego", "paguei 400 do aluguel", paid(spend("Aluguel", "2026-06", 400), "Diego")), press_ok(),
+          say("Carla", "fiz o pix de 200 pro Diego, acerta", settle(200)), press_ok())
+    b.add("settle-04", "jr", "2026-04-08",
+          say("Rafael", "paguei a diarista, 600", paid(spend("Diarista", "2026-04", 600), "Rafael")), press_ok(),
+          say("Júlia", "te paguei 150 do que eu devia, acerta", settle(150)), press_ok())
+    b.add("settle-05", "ab", t,
+          say("Bruno", "paguei 180 de luz", paid(spend("Luz", jun, 180), "Bruno")), press_ok(),
+          say("Ana", "acerta o que eu devo pro Bruno", settle()), press_ok())
 
     # ---------------------------------------------------------------- chit-chat: no write
     b.add("chitchat-01", "ab", t, say("Ana", "bom diaaa ☀️"))

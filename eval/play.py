@@ -8,10 +8,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic.alias_generators import to_snake
+
 from domain.agent.chat import AgentChat, AgentReply
 from domain.agent.model import LanguageModel
 from domain.errors import DomainError
 from domain.operations.log import fingerprint
+from domain.operations.receipts import ToolReceipt
 from eval.fixture import Case, World, build_world
 from eval.scoring import Call, EntryScore, Names, canonical_args, score_turn, show
 
@@ -131,7 +134,7 @@ class Player:
         started = time.perf_counter()
         reply = await chat.send(text, sender=sender)
         latency = time.perf_counter() - started
-        calls = [Call(index, c.name, canonical_args(world.tool(c.name), c.args, sender),
+        calls = [Call(index, c.name, canonical_args(world.tool(c.name), c.args, await _speaker(world, c, sender)),
                       c.error, c.result)
                  for c in reply.tool_calls]
         persisted = sum(1 for c in calls if c.receipt is not None and c.receipt.persisted)
@@ -214,3 +217,16 @@ def describe(call: Call) -> dict[str, Any]:
         described["outcome"] = ("written" if receipt.persisted else
                                 "repeat" if receipt.confirmed else "preview")
     return described
+
+
+async def _speaker(world: World, call: Any, sender: str) -> str:
+    """Who the chat filled in for the call's speaker argument: the sender, or, for a call that
+    repeated a pending operation (Bruno confirming Ana's spend), whoever that operation names
+    (domain.agent.chat.AgentChat._speaker_of): what the tool received is what is scored."""
+    tool = world.tool(call.name)
+    key = tool.speaker_argument if tool is not None else None
+    if key is None or not isinstance(call.result, ToolReceipt):
+        return sender
+    operation = await world.operations.get(call.result.operation_id)
+    stored = operation.arguments.get(to_snake(key)) if operation is not None else None
+    return stored if isinstance(stored, str) and stored else sender

@@ -130,7 +130,7 @@ class MediaService:
         found = await self.household.chats.for_member(chat_id, speaker)
         if isinstance(found, Reply):
             return [found]
-        context, _ = found
+        context, member = found
         earlier = await context.operations.get(operation_id)
         if earlier is not None:  # a redelivered update: nothing to download again
             again = await self.household.proposals.again(context, earlier)
@@ -146,7 +146,8 @@ class MediaService:
             if statement.currency and statement.currency != currency:
                 raise StatementError(f"O extrato está em {statement.currency}, e a casa usa {currency}. "
                                      "Nada foi importado.")
-            arguments = await self._import_arguments(context, incoming.name, statement.lines)
+            arguments = {**await self._import_arguments(context, incoming.name, statement.lines),
+                         "paidBy": member.name}  # who sent the file paid its lines
         except StatementError as error:
             return [Reply(media_texts.statement_unreadable_text(str(error)))]
         if not arguments["lines"]:

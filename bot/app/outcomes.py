@@ -6,7 +6,7 @@ knows how they are drawn or sent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
@@ -32,12 +32,23 @@ class Reply:
 
 
 @dataclass(frozen=True)
+class Photo:
+    """A picture for the chat (an acerto's Pix QR code): Telegram sends it with sendPhoto, the
+    console writes the PNG to a file."""
+
+    png: bytes = field(repr=False)
+    caption: str
+
+
+@dataclass(frozen=True)
 class Preview:
-    """A preview to post with Confirmar/Cancelar; `key` names its operation in a decision."""
+    """A preview to post with Confirmar/Cancelar; `key` names its operation in a decision;
+    `photo` goes right after it (an acerto's Pix QR code)."""
 
     operation_id: str
     key: str
     text: str
+    photo: Photo | None = None
 
 
 @dataclass(frozen=True)
@@ -50,7 +61,7 @@ class Edit:
     undo_key: str | None = None
 
 
-Outcome = Reply | Preview | Edit
+Outcome = Reply | Preview | Edit | Photo
 
 
 @dataclass(frozen=True)

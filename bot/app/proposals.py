@@ -12,9 +12,9 @@ from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 from bot.app.chats import ChatContext
-from bot.app.outcomes import Edit, Preview, Reply
+from bot.app.outcomes import Edit, Photo, Preview, Reply
 from bot.app.ports import Storage
-from bot.texts import history, messages, previews
+from bot.texts import history, messages, previews, sharing
 from domain.errors import DomainError
 from domain.money import Money, Period
 from domain.operations.log import UNDO_TOOL, Operation, OperationStatus
@@ -23,6 +23,7 @@ from domain.text import safe_text
 from domain.tools.budget import AdjustmentPreview, SpendPreview
 from domain.tools.goals import ContributionPreview, goal_matching
 from domain.tools.registry import read_preview
+from domain.tools.sharing import SettlementPreview
 from domain.tools.undo import UndoPreview
 
 
@@ -65,7 +66,17 @@ class Proposals:
 
     async def preview(self, context: ChatContext, operation: Operation) -> Preview:
         shown = await self.shown(context, operation)
-        return Preview(operation.operation_id, operation.key, previews.preview_text(operation.tool, shown))
+        pix = self._pix(context, operation, shown)
+        text = previews.preview_text(operation.tool, shown, pix.lines if pix else ())
+        photo = Photo(sharing.qr_png(pix.payload), pix.caption) if pix else None
+        return Preview(operation.operation_id, operation.key, text, photo)
+
+    @staticmethod
+    def _pix(context: ChatContext, operation: Operation, shown: ProposedChange) -> sharing.PixPayment | None:
+        """An acerto's Pix copia e cola, when its creditor has a key."""
+        if not isinstance(shown, SettlementPreview):
+            return None
+        return sharing.pix_payment(shown, context.household, operation.key)
 
     async def shown(self, context: ChatContext, operation: Operation) -> ProposedChange:
         """The preview as a person should read it: the expense or goal as the household spells
@@ -103,7 +114,8 @@ class Proposals:
         tool, by = operation.tool, operation.decided_by
         shown = await self.shown(context, operation)
         if operation.status is OperationStatus.CONFIRMED:
-            text = previews.confirmed_text(tool, shown, by)
+            pix = self._pix(context, operation, shown)
+            text = previews.confirmed_text(tool, shown, by, pix.lines if pix else ())
             if operation.undone_by is not None:
                 text = f"{text}\n{history.undone_note()}"
             elif tool != UNDO_TOOL:

@@ -13,12 +13,13 @@ from bot.app.outcomes import Preview, Reply, Speaker
 from bot.app.ports import ChatLink, Storage
 from bot.app.proposals import Proposals
 from bot.commands.parsing import CommandUsageError, resumo_period
-from bot.texts import history, reports
+from bot.texts import history, reports, sharing
 from domain.ledger import EntryKind, LedgerEntry
 from domain.money import Money, Period
 from domain.reports import BudgetReport, GoalReport, MonthReport
 from domain.tools.budget import AdjustmentPreview
 from domain.tools.registry import read_preview
+from domain.tools.sharing import BalanceTool, rule_view
 from domain.tools.undo import UndoPreview
 
 
@@ -150,4 +151,19 @@ async def _extrato(queries: Queries, context: ChatContext, text: str) -> str:
     return period if isinstance(period, str) else await queries.statement(context, period or queries.this_month())
 
 
-QUERIES: Final[Mapping[str, Query]] = {"resumo": _resumo, "metas": _metas, "extrato": _extrato}
+async def _saldo(queries: Queries, context: ChatContext, text: str) -> str:
+    period = queries.read_month(context, "saldo", text, whole=True)  # none named: all time
+    if isinstance(period, str):
+        return period
+    tool = context.tool(BalanceTool.name)
+    assert isinstance(tool, BalanceTool)
+    return sharing.balance_text(await tool.balance(period), period)
+
+
+async def _divisao(queries: Queries, context: ChatContext, text: str) -> str:
+    budget = await queries.storage.budgets.load(context.link.budget_id, periods=())
+    return sharing.split_text(rule_view(budget.split, list(context.household.members), budget))
+
+
+QUERIES: Final[Mapping[str, Query]] = {"resumo": _resumo, "metas": _metas, "extrato": _extrato,
+                                       "saldo": _saldo, "divisao": _divisao}

@@ -20,6 +20,7 @@ from bot.app.outcomes import Decision, Outcome, PressResult, Preview, Reply, Spe
 from bot.app.ports import ChatLink, Storage
 from bot.app.proposals import Proposals
 from bot.app.queries import Queries
+from bot.commands import catalog
 from domain.agent.model import LanguageModel
 from domain.clock import DEFAULT_TIMEZONE, Clock, utc_now
 from domain.household import Member
@@ -112,7 +113,10 @@ class HouseholdService:
 
     async def command(self, chat_id: int, speaker: Speaker, command: str, text: str, *,
                       operation_id: str | None = None) -> list[Outcome]:
-        """A write command (/gasto, /despesa, …): its preview, with no model."""
+        """A write command (/gasto, /despesa, …): its preview, with no model. One that also reads
+        (/divisao) answers its query when it is given no arguments."""
+        if catalog.named(command).reads and not text.split():
+            return [Reply(await self.answer(command, chat_id, speaker, text))]
         return await self.commands.propose(chat_id, speaker, command, text, operation_id=operation_id)
 
     async def undo_last(self, chat_id: int, speaker: Speaker, *, operation_id: str) -> list[Outcome]:

@@ -35,7 +35,7 @@ class Command:
     aliases: tuple[str, ...] = ()
     usage_example: str | None = None
     writes: bool = False
-    reads: bool = False
+    reads: bool = False  # with `writes` too: without arguments it reads (/divisao shows the rule)
     essential: bool = False
 
     @property
@@ -54,8 +54,9 @@ def _write(name: str, form: str, does: str, example: str, menu: str, *, essentia
 
 COMMANDS: Final[Sequence[Command]] = (
     Command("start", "/start", None, "/start"),
-    _write("gasto", "/gasto <valor> <despesa> [AAAA-MM]", "registra um gasto no mês", "/gasto 37,90 mercado",
-           "Registrar um gasto: /gasto 37,90 mercado", essential=True),
+    _write("gasto", "/gasto <valor> <despesa> [AAAA-MM] [por <membro>] [pessoal]",
+           "registra um gasto no mês, pago por você (ou por quem você disser), dividido pela regra da casa "
+           "(pessoal: só seu)", "/gasto 37,90 mercado", "Registrar um gasto: /gasto 37,90 mercado", essential=True),
     _write("despesa", "/despesa <nome> <valor> [dia <1-31>]", "cadastra uma despesa mensal",
            "/despesa Aluguel 2.500 dia 10", "Cadastrar despesa: /despesa Aluguel 2.500 dia 10", essential=True),
     _write("ajuste", "/ajuste <despesa> <valor>", "muda o valor previsto de uma despesa", "/ajuste mercado 1.800",
@@ -73,6 +74,18 @@ COMMANDS: Final[Sequence[Command]] = (
             menu="Gráfico do mês: /grafico 2026-06"),
     Command("lembretes", "/lembretes on|off", "liga ou desliga os avisos na véspera de cada vencimento",
             "/lembretes off", menu="Avisos de vencimento: /lembretes on|off"),
+    Command("saldo", "/saldo [AAAA-MM]", "quem deve quanto a quem (de sempre, ou o movimento do mês)",
+            "/saldo", menu="Quem deve a quem", usage_example="/saldo 2026-06", reads=True),
+    _write("acerto", "/acerto [valor]", "registra que quem deve pagou (tudo, ou o valor dito), com o Pix "
+           "copia e cola", "/acerto", "Acertar as contas: /acerto [valor]"),
+    Command("divisao", "/divisao [igual | renda | <membro> <p> <membro> <p>]",
+            "mostra ou muda como os gastos da casa são divididos", "/divisao Ana 60 Bruno 40",
+            menu="Divisão dos gastos: /divisao igual", usage_example="/divisao Ana 60 Bruno 40", writes=True,
+            reads=True),
+    _write("renda", "/renda <valor>", "informa a sua renda mensal (a divisão pela renda usa)", "/renda 7.000",
+           "Sua renda mensal: /renda 7.000"),
+    _write("pix", "/pix <chave>", "guarda a sua chave Pix (CPF, CNPJ, e-mail, +55 telefone ou aleatória)",
+           "/pix ana@exemplo.com", "Sua chave Pix: /pix <chave>"),
     Command("extrato", "/extrato [AAAA-MM]", "cada lançamento do mês: quando, o quê, quanto e quem", "/extrato",
             menu="Lançamentos do mês", reads=True),
     Command("desfazer", "/desfazer", "propõe desfazer a última operação confirmada", "/desfazer",

@@ -24,9 +24,10 @@ from domain.errors import InvalidAmount, InvalidDate, InvalidPeriod
 from domain.money import Period
 from domain.reading import Amount, currency_of, is_multiplier, read_amount, read_date, read_day, read_period
 from domain.text import fold
-from domain.tools.budget import AdjustExpenseTool, RecordSpendTool, RegisterExpenseTool
+from domain.tools.budget import AdjustExpenseTool, RecordSpendTool, RegisterExpenseTool, SetIncomeTool
 from domain.tools.goals import ContributeToGoalTool, CreateGoalTool
 from domain.tools.housekeeping import ArchiveTool, RenameTool
+from domain.tools.sharing import SetPixKeyTool, SetSplitTool, SettleUpTool
 
 # --------------------------------------------------------------------------- errors
 
@@ -54,11 +55,14 @@ class CommandUsageError(ParseError):
 
 @dataclass(frozen=True)
 class SpendCommand:
-    """``/gasto <valor> <despesa> [AAAA-MM]``; ``period`` is (year, month) or None."""
+    """``/gasto <valor> <despesa> [AAAA-MM] [por <membro>] [pessoal]``; ``period`` is (year, month)
+    or None; ``paid_by`` the member named after "por" (None: the sender)."""
 
     amount: Amount
     expense: str
     period: tuple[int, int] | None
+    paid_by: str | None = None
+    personal: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,9 @@ class GoalCommand:
 # --------------------------------------------------------------------------- where the amount is
 
 _UNTIL_WORDS: Final = frozenset({"ate"})  # "até", "Até", "ate" once folded
+_BY_WORD: Final = "por"  # /gasto … por Bruno
+_PERSONAL_WORD: Final = "pessoal"  # /gasto … pessoal
+_PERCENT: Final = re.compile(r"[0-9]+(?:[.,][0-9]+)?\s*%?")
 _DAY_WORD: Final = "dia"
 _MONTH_TOKEN: Final = re.compile(r"[0-9]{4}-[0-9]{1,2}|[0-9]{1,2}/[0-9]{4}")
 """A month at the end of /gasto: ``2026-05``, ``05/2026`` (domain.reading reads it)."""
@@ -255,21 +262,47 @@ _RELATIVE_MONTHS: Final = frozenset({"mes passado", "este mes", "esse mes", "mes
 
 
 def parse_gasto(text: str, today: date | None = None) -> SpendCommand:
-    """``"37,90 mercado"``, ``"R$ 1.500,00 aluguel 2026-05"``, ``"2 mil aluguel"``, ``"R$1k mercado"``;
-    with `today`, also ``"120 luz março"`` and ``"50 mercado mês passado"``."""
+    """``"37,90 mercado"``, ``"R$ 1.500,00 aluguel 2026-05"``, ``"2 mil aluguel"``, ``"R$1k mercado"``,
+    ``"120 luz por Bruno"``, ``"80 farmácia pessoal"``, ``"50 mercado 2026-05 pessoal por Ana"``:
+    after the expense, in any order, a month, "por <membro>" and "pessoal"; with `today`, the
+    month may also be a month's full name (``"120 luz março"``) or ``"mês passado"``."""
     tokens = text.split()
     period: tuple[int, int] | None = None
-    if len(tokens) >= 2 and _MONTH_TOKEN.fullmatch(tokens[-1]):
-        try:
-            period = _year_month(read_period(tokens[-1]))
-        except InvalidPeriod as error:
-            raise CommandUsageError("gasto", str(error)) from error
-        tokens = tokens[:-1]
-    elif (named := _trailing_month(tokens, today)) is not None:
-        period, end = named
-        tokens = tokens[:end]
+    paid_by: str | None = None
+    personal = False
+    if len(tokens) == 2 and _MONTH_TOKEN.fullmatch(tokens[-1]):
+        tokens = tokens[:-1]  # "/gasto 10 2026-05": the expense is what is missing
+    while len(tokens) > 2:
+        last = fold(tokens[-1])
+        by = _last_by(tokens)
+        if last == _PERSONAL_WORD and not personal:
+            personal, tokens = True, tokens[:-1]
+        elif period is None and _MONTH_TOKEN.fullmatch(tokens[-1]):
+            try:
+                period = _year_month(read_period(tokens[-1]))
+            except InvalidPeriod as error:
+                raise CommandUsageError("gasto", str(error)) from error
+            tokens = tokens[:-1]
+        elif period is None and (named := _trailing_month(tokens, today)) is not None:
+            period, end = named
+            tokens = tokens[:end]
+        elif by is not None and paid_by is None:
+            paid_by, tokens = " ".join(tokens[by + 1:]), tokens[:by]
+        else:
+            break
     amount, expense = _amount_first("gasto", tokens, "a despesa")
-    return SpendCommand(amount=amount, expense=expense, period=period)
+    return SpendCommand(amount=amount, expense=expense, period=period, paid_by=paid_by, personal=personal)
+
+
+def _last_by(tokens: Sequence[str]) -> int | None:
+    """Where the last "por" is that leaves an amount and an expense before it and a name after."""
+    for index in range(len(tokens) - 2, 1, -1):
+        if fold(tokens[index]) == _BY_WORD:
+            rest = [fold(t) for t in tokens[index + 1:]]
+            if _PERSONAL_WORD in rest or any(_MONTH_TOKEN.fullmatch(t) for t in tokens[index + 1:]):
+                return None  # peel those off first
+            return index
+    return None
 
 
 def parse_despesa(text: str) -> ExpenseCommand:
@@ -340,6 +373,47 @@ def parse_meta(text: str) -> GoalCommand:
     return GoalCommand(name=name, target=target, deadline=deadline)
 
 
+def parse_renda(text: str) -> Amount:
+    """``"7.000"``, ``"R$ 7 mil"``: the sender's own monthly income."""
+    tokens = text.split()
+    if not tokens:
+        raise CommandUsageError("renda")
+    try:
+        return _read(tokens)
+    except InvalidAmount as error:
+        raise CommandUsageError("renda", str(error)) from error
+
+
+@dataclass(frozen=True)
+class SplitCommand:
+    """``/divisao igual | renda | <membro> <p> <membro> <p>``: the kind, and the percentages by name."""
+
+    kind: str
+    percents: tuple[tuple[str, str], ...] = ()
+
+
+def parse_divisao(text: str) -> SplitCommand:
+    """``"igual"``, ``"renda"``, ``"Ana 60 Bruno 40"``, ``"Ana Paula 55,5% Bruno 44,5%"``."""
+    words = fold(text)
+    if words in ("igual", "iguais", "meio a meio"):
+        return SplitCommand("equal")
+    if words in ("renda", "pela renda", "proporcional"):
+        return SplitCommand("income")
+    percents: list[tuple[str, str]] = []
+    name: list[str] = []
+    for token in text.split():
+        if _PERCENT.fullmatch(token) and name:
+            percents.append((" ".join(name), token.rstrip("%").strip().replace(",", ".")))
+            name = []
+        elif token == "%" and percents and not name:
+            continue
+        else:
+            name.append(token)
+    if name or len(percents) < 1:
+        raise CommandUsageError("divisao", "Diga cada membro seguido da sua porcentagem, ou igual, ou renda.")
+    return SplitCommand("fixed", tuple(percents))
+
+
 def parse_resumo(text: str, today: date | None = None) -> tuple[int, int] | None:
     """``""`` -> None (the current month); ``"2026-05"``, ``"05/2026"``, ``"maio de 2026"`` ->
     ``(2026, 5)``; with `today`, also ``"dezembro"`` (the last December up to this month) and
@@ -382,7 +456,35 @@ def _period(value: tuple[int, int] | None, today: date) -> str:
 def gasto(text: str, today: date, currency: str) -> ToolCallArgs:
     spend = parse_gasto(text, today)
     return RecordSpendTool.name, {"expense": spend.expense, "period": _period(spend.period, today),
-                           "amount": _money(spend.amount, currency)}
+                                  "amount": _money(spend.amount, currency),
+                                  "paidBy": spend.paid_by or SENDER, "shared": not spend.personal}
+
+
+def renda(text: str, today: date, currency: str) -> ToolCallArgs:
+    return SetIncomeTool.name, {"amount": _money(parse_renda(text), currency), "member": SENDER}
+
+
+def divisao(text: str, today: date, currency: str) -> ToolCallArgs:
+    split = parse_divisao(text)
+    return SetSplitTool.name, {"kind": split.kind, "percents": dict(split.percents) or None}
+
+
+def acerto(text: str, today: date, currency: str) -> ToolCallArgs:
+    """`/acerto [valor]`: the sender's acerto, of the whole debt when no amount is given."""
+    arguments: dict[str, Any] = {"speaker": SENDER}
+    if text.split():
+        try:
+            arguments["amount"] = _money(_read(text.split()), currency)
+        except InvalidAmount as error:
+            raise CommandUsageError("acerto", str(error)) from error
+    return SettleUpTool.name, arguments
+
+
+def pix(text: str, today: date, currency: str) -> ToolCallArgs:
+    """`/pix <chave>`: the sender's own key (validated by the tool, never echoed in an error)."""
+    if not text.strip():
+        raise CommandUsageError("pix")
+    return SetPixKeyTool.name, {"member": SENDER, "key": text.strip()}
 
 
 def despesa(text: str, today: date, currency: str) -> ToolCallArgs:
@@ -433,7 +535,8 @@ def resumo_period(text: str, today: date | None = None) -> Period | None:
 
 PARSERS: Final[Mapping[str, WriteParser]] = MappingProxyType({
     "gasto": gasto, "despesa": despesa, "ajuste": ajuste, "aporte": aporte, "meta": meta,
-    "renomear": renomear, "arquivar": arquivar})
+    "renomear": renomear, "arquivar": arquivar, "renda": renda, "divisao": divisao, "acerto": acerto,
+    "pix": pix})
 
 
 def write_parser(name: str) -> WriteParser:

@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.app.outcomes import Decision, Edit, Outcome, PressResult, Preview, Reply, Speaker
+from bot.app.outcomes import Decision, Edit, Outcome, Photo, PressResult, Preview, Reply, Speaker
 from bot.app.service import HouseholdService
 from bot.commands.catalog import closest, find
 from bot.commands.parsing import CommandUsageError
@@ -39,6 +39,7 @@ class Console:
         self.choices: dict[str, tuple[Decision, str]] = {}  # "1" -> (decision, operation key)
         self._next_choice = 1
         self._next_message = 1
+        self._next_photo = 1
 
     async def switch(self, name: str) -> None:
         key = name.strip().casefold()
@@ -107,8 +108,20 @@ class Console:
                 self._next_message += 1
                 await self.service.preview_posted(CONSOLE_CHAT_ID, outcome.operation_id, message_id)
                 self.write(f"{outcome.text}\n{texts.choices(ok, no)}")
+                if outcome.photo is not None:
+                    self.show_photo(outcome.photo)
             elif isinstance(outcome, Edit):
                 self.write(outcome.text)
+            elif isinstance(outcome, Photo):
+                self.show_photo(outcome)
+
+    def show_photo(self, photo: Photo) -> None:
+        """A picture (the acerto's QR code) goes to a PNG beside /exportar's files; the terminal
+        shows where."""
+        path = self.folder / f"pix-{self._next_photo}.png"
+        self._next_photo += 1
+        path.write_bytes(photo.png)
+        self.write(texts.photo_saved(str(path)))
 
     async def list_pending(self) -> None:
         """Previews still waiting for a press, from this run or an earlier one, numbered."""

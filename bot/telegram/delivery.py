@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
-from bot.app.outcomes import Edit, Outcome, Preview, Reply
+from bot.app.outcomes import Edit, Outcome, Photo, Preview, Reply
 from bot.telegram.keyboards import preview_keyboard, undo_keyboard
 from bot.telegram.sending import may_send, send_text, split_text
 from bot.telegram.updates import service_of
@@ -129,6 +129,17 @@ async def deliver(context: ContextTypes.DEFAULT_TYPE, chat_id: int, outcomes: li
             await post_preview(context, chat_id, outcome)
         elif isinstance(outcome, Edit):
             await edit(context, chat_id, outcome)
+        elif isinstance(outcome, Photo):
+            await send_photo(context, chat_id, outcome)
+
+
+async def send_photo(context: ContextTypes.DEFAULT_TYPE, chat_id: int, photo: Photo) -> None:
+    """A picture after a message (an acerto's Pix QR code): one that fails is logged and dropped,
+    the message before it already carries the same copia e cola."""
+    try:
+        await context.bot.send_photo(chat_id, photo.png, caption=photo.caption)
+    except TelegramError as error:
+        log.warning("photo to chat %s not sent: %s", chat_id, type(error).__name__)
 
 
 async def send_reply(context: ContextTypes.DEFAULT_TYPE, chat_id: int, reply: Reply) -> None:
@@ -158,6 +169,8 @@ async def post_preview(context: ContextTypes.DEFAULT_TYPE, chat_id: int, preview
         await service.preview_not_posted(chat_id, preview.operation_id)
         return
     await service.preview_posted(message.chat_id, preview.operation_id, message.message_id)
+    if preview.photo is not None:
+        await send_photo(context, chat_id, preview.photo)
 
 
 async def edit(context: ContextTypes.DEFAULT_TYPE, chat_id: int, change: Edit) -> None:

@@ -39,3 +39,7 @@ def no_such_choice(choice: str) -> str:
 
 def choices(confirm: str, cancel: str) -> str:
     return f"  [{confirm}] ✅ Confirmar   [{cancel}] ❌ Cancelar   (ou responda confirma / cancela)"
+
+
+def photo_saved(path: str) -> str:
+    return f"(QR code do Pix salvo em {path})"

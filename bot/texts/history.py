@@ -23,7 +23,7 @@ from domain.money import Money, Period, minor_units
 
 STATEMENT_LINES: Final = 40  # a statement longer than this points to /exportar
 CSV_HEADER: Final = ("data", "mês", "tipo", "descrição", "valor", "moeda", "pago por",
-                     "confirmado por", "operação", "desfaz")
+                     "confirmado por", "operação", "desfaz", "divisão")
 BOM: Final = codecs.BOM_UTF8
 _FORMULA_STARTS: Final = frozenset("=+-@\t\r")
 
@@ -38,7 +38,13 @@ KIND_LABELS: Final = {
     EntryKind.RESTORED: "restaurada",
     EntryKind.RENAMED: "novo nome",
     EntryKind.OPENING: "saldo anterior",
+    EntryKind.SETTLEMENT: "acerto",
+    EntryKind.SPLIT: "divisão",
+    EntryKind.PIX: "chave pix",
 }
+# Who an entry of these kinds is about is who paid it, never who confirmed it: a spend with an
+# unknown payer (recorded before issue 23) names nobody rather than the member who pressed ✅.
+PAID_KINDS: Final = frozenset({EntryKind.SPEND, EntryKind.SETTLEMENT})
 
 
 def entry_date(entry: LedgerEntry, timezone: str) -> date | None:
@@ -62,11 +68,27 @@ def _quantum(currency: str) -> Decimal:
 
 
 def _who(entry: LedgerEntry) -> str:
+    if entry.kind in PAID_KINDS:
+        if entry.kind is EntryKind.SETTLEMENT and len(entry.shares) == 2:
+            return f"{entry.paid_by} → {_receiver(entry)}"
+        return entry.paid_by or ""
     return entry.paid_by or entry.confirmed_by or ""
 
 
 Adjustments = Mapping[str, tuple[Money, Money]]
 """An adjustment's expected amount before and after, by operation id."""
+
+
+def _receiver(entry: LedgerEntry) -> str:
+    return next((s.member_name for s in entry.shares if s.member_id != entry.paid_by_id), "")
+
+
+def shares_cell(entry: LedgerEntry) -> str:
+    """"Ana 18,95; Bruno 18,95": what each member owes of a shared spend (an acerto: who paid and
+    who was paid)."""
+    if entry.kind is EntryKind.SETTLEMENT:
+        return "; ".join(f"{s.member_name} {csv_amount(s.net)}" for s in entry.shares)
+    return "; ".join(f"{s.member_name} {csv_amount(s.owed)}" for s in entry.shares)
 
 
 def statement_line(entry: LedgerEntry, timezone: str, adjustments: Adjustments | None = None) -> str:
@@ -141,6 +163,7 @@ def csv_row(entry: LedgerEntry, timezone: str) -> tuple[str, ...]:
         _text_cell(entry.confirmed_by),
         _text_cell(entry.operation_id),
         _text_cell(entry.undoes),
+        _text_cell(shares_cell(entry)),
     )
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Final
 
 from bot.commands.parsing import ParseError
-from bot.texts.format import done_by, month_br
+from bot.texts.format import done_by, money, month_br
 from domain.errors import DomainError
 from domain.money import Period
 from domain.text import shorten
+from domain.tools.sharing import MoreThanOwed
 
 GENERIC_ERROR: Final = "⚠️ Algo deu errado; nada foi registrado. Tente de novo em instantes."
 
@@ -47,6 +48,10 @@ def unknown_operation_alert() -> str:
 
 def error_text(error: BaseException) -> str:
     """A domain or parse error's own pt-BR message; anything else, a generic line that leaks nothing."""
+    if isinstance(error, MoreThanOwed):  # the amounts as people read them
+        debt = error.transfer
+        return (f"⚠️ O acerto de {money(error.amount)} é maior que a dívida: {debt.debtor} deve "
+                f"{money(debt.amount)} a {debt.creditor}.")
     if isinstance(error, DomainError | ParseError) and str(error).strip():
         return f"⚠️ {str(error).strip()}"
     return GENERIC_ERROR

@@ -21,6 +21,7 @@ from domain.tools.goals import ContributionPreview, GoalPreview
 from domain.tools.housekeeping import ArchivePreview, RenamePreview
 from domain.tools.membership import ErasePreview, JoinPreview, LeavePreview
 from domain.tools.registry import read_preview
+from domain.tools.sharing import PixKeyPreview, RuleView, SettlementPreview, SplitPreview
 from domain.tools.statements import AsideLine, ImportPreview
 from domain.tools.undo import UndoPreview
 
@@ -40,12 +41,19 @@ class _ToolText(Generic[P]):
 
 
 def _record_spend_facts(p: SpendPreview) -> list[str]:
-    return [
+    lines = [
         f"Despesa: {p.expense}",
         f"Mês: {month_br(p.period)}",
         f"Valor: {money(p.delta)}",
-        f"Total gasto no mês: {money(p.new_actual)}",
     ]
+    if p.paid_by:
+        lines.append(f"Pago por {p.paid_by}")
+    if not p.shared:
+        lines.append("Pessoal: fica fora da divisão")
+    elif len(p.shares) > 1:
+        lines.append("Divisão: " + " · ".join(f"{part.member} {money(part.amount)}" for part in p.shares))
+    lines.append(f"Total gasto no mês: {money(p.new_actual)}")
+    return lines
 
 
 def _register_expense_facts(p: ExpensePreview) -> list[str]:
@@ -89,10 +97,49 @@ def _create_goal_facts(p: GoalPreview) -> list[str]:
 
 def _set_income_facts(p: IncomePreview) -> list[str]:
     old = p.old_income
-    return [
-        f"Nova renda: {money(p.income)}",
+    lines = [
+        f"Nova renda{f' de {p.member}' if p.member else ''}: {money(p.income)}",
         f"Renda anterior: {money(old) if old is not None else 'não informada'}",
     ]
+    if p.member and p.total is not None:
+        lines.append(f"Renda da casa: {money(p.total)} (a soma da renda de cada um)")
+    return lines
+
+
+def _settlement_facts(p: SettlementPreview) -> list[str]:
+    after = (f"{p.debtor} ainda deve {money(p.remaining)} a {p.creditor}" if p.remaining.is_positive
+             else "vocês ficam quites")
+    return [f"Dívida: {money(p.debt)}", f"Depois do acerto: {after}."]
+
+
+RULE_NAMES: Final = {"equal": "igual", "fixed": "porcentagens fixas", "income": "pela renda de cada um"}
+
+
+def rule_text(rule: RuleView) -> str:
+    """``igual (Ana 50 %, Bruno 50 %)``; ``porcentagens fixas (Ana 60 %, Bruno 40 %)``."""
+    parts = ", ".join(f"{part.member} {percent_br(part.percent)} %" for part in rule.parts)
+    return f"{RULE_NAMES.get(rule.kind, rule.kind)}" + (f" ({parts})" if parts else "")
+
+
+def percent_br(value: Any) -> str:
+    return f"{value:f}".replace(".", ",")
+
+
+def _split_facts(p: SplitPreview) -> list[str]:
+    return [f"Nova divisão: {rule_text(p.rule)}", f"Antes: {rule_text(p.old_rule)}",
+            "Vale para os gastos confirmados daqui em diante; os já registrados ficam como estão."]
+
+
+def _pix_key_facts(p: PixKeyPreview) -> list[str]:
+    lines = [f"Chave: {p.key} ({KEY_KINDS.get(p.kind, p.kind)})"]
+    if p.old_key:
+        lines.append("Substitui a chave anterior.")
+    lines.append(f"Quem acertar uma dívida com {p.member} recebe o Pix copia e cola desta chave.")
+    return lines
+
+
+KEY_KINDS: Final = {"cpf": "CPF", "cnpj": "CNPJ", "email": "e-mail", "phone": "telefone",
+                    "random": "chave aleatória"}
 
 
 SHOWN_ASIDE_LINES: Final = 8  # unmatched or credit lines listed in an import preview; the rest counted
@@ -106,6 +153,8 @@ def _import_facts(p: ImportPreview) -> list[str]:
         lines.append(f"• {clip(group.expense)}: {_count_word(group.count)}, {money(group.total)}"
                      + (f" ({suggested} sugerido{'s' if suggested > 1 else ''} pelo modelo)" if suggested else ""))
     lines.append(f"Total: {money(p.total)}")
+    if p.paid_by:
+        lines.append(f"Pago por {p.paid_by}, dividido pela regra da casa")
     aside = [("Sem despesa correspondente (não serão importados)", p.unmatched),
              ("Créditos (estornos, salário; não são gastos, não serão importados)", p.credits)]
     shown = [line for title, entries in aside for line in _aside_lines(title, entries, SHOWN_ASIDE_LINES)]
@@ -188,8 +237,20 @@ _TEXTS: Final[Mapping[type[Preview], _ToolText[Any]]] = {
         "🗑️ Apagar todos os dados da casa", "🗑️ Dados da casa apagados", _erase_facts,
         lambda p: f"apagar todos os dados da casa {p.household}"),
     IncomePreview: _ToolText[IncomePreview](
-        "💵 Atualizar renda mensal", "✅ Renda mensal atualizada", _set_income_facts,
-        lambda p: f"renda mensal de {money(p.income)}"),
+        lambda p: f"💵 Atualizar renda de {p.member}" if p.member else "💵 Atualizar renda mensal",
+        lambda p: f"✅ Renda de {p.member} atualizada" if p.member else "✅ Renda mensal atualizada",
+        _set_income_facts,
+        lambda p: f"renda{f' de {p.member}' if p.member else ' mensal'} de {money(p.income)}"),
+    SettlementPreview: _ToolText[SettlementPreview](
+        lambda p: f"🤝 Acerto: {p.debtor} paga {money(p.amount)} a {p.creditor}",
+        lambda p: f"✅ Acerto: {p.debtor} pagou {money(p.amount)} a {p.creditor}", _settlement_facts,
+        lambda p: f"acerto de {money(p.amount)} de {p.debtor} para {p.creditor}"),
+    SplitPreview: _ToolText[SplitPreview](
+        "➗ Mudar a divisão dos gastos", "✅ Divisão dos gastos mudada", _split_facts,
+        lambda p: f"divisão {rule_text(p.rule)}"),
+    PixKeyPreview: _ToolText[PixKeyPreview](
+        lambda p: f"🔑 Guardar a chave Pix de {p.member}", lambda p: f"✅ Chave Pix de {p.member} guardada",
+        _pix_key_facts, lambda p: f"chave Pix de {p.member}"),
     ImportPreview: _ToolText[ImportPreview](
         lambda p: f"🏦 Importar {_count_word(p.count)}", lambda p: f"✅ {_count_word(p.count)} importados",
         _import_facts,
@@ -239,17 +300,19 @@ def preview_facts(preview: Preview) -> list[str]:
     return facts
 
 
-def preview_text(tool: str, preview: Preview | Mapping[str, Any]) -> str:
-    """A write tool's preview as the message shown above the Confirmar/Cancelar buttons."""
+def preview_text(tool: str, preview: Preview | Mapping[str, Any], extra: Sequence[str] = ()) -> str:
+    """A write tool's preview as the message shown above the Confirmar/Cancelar buttons; `extra`
+    lines after its facts (an acerto's Pix copia e cola)."""
     typed = _typed(tool, preview)
-    return "\n".join([_title(typed, done=False), *preview_facts(typed), *_text(typed).asks, "",
+    return "\n".join([_title(typed, done=False), *preview_facts(typed), *extra, *_text(typed).asks, "",
                       CONFIRM_QUESTION])
 
 
-def confirmed_text(tool: str, preview: Preview | Mapping[str, Any], by: str | None) -> str:
+def confirmed_text(tool: str, preview: Preview | Mapping[str, Any], by: str | None,
+                   extra: Sequence[str] = ()) -> str:
     """The preview message once confirmed: what was written and who confirmed it."""
     typed = _typed(tool, preview)
-    return "\n".join([f"{_title(typed, done=True)}{done_by(by)}", *preview_facts(typed)])
+    return "\n".join([f"{_title(typed, done=True)}{done_by(by)}", *preview_facts(typed), *extra])
 
 
 def cancelled_text(tool: str, preview: Preview | Mapping[str, Any], by: str | None) -> str:

@@ -9,11 +9,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from pydantic.alias_generators import to_snake
+
 from domain.agent.conversation import ConversationStore, InMemoryConversationStore, Message
 from domain.agent.model import FailureKind, LanguageModel, ModelFailure
 from domain.agent.text_calls import read_text_calls
 from domain.errors import DomainError
-from domain.operations.log import InMemoryOperationLog, Operation, OperationLog
+from domain.operations.log import InMemoryOperationLog, Operation, OperationLog, OperationStatus
 from domain.operations.receipts import ToolReceipt
 from domain.text import fold
 from domain.tools.base import Tool, WriteArgs, WriteTool, compact_json
@@ -206,7 +208,7 @@ class AgentChat:
             offered = ", ".join(name for name, t in self.tools.items() if t.offered)
             call.error = f"Ferramenta desconhecida: {call.name}. Use: {offered}."
             return call
-        parsed = with_speaker(tool, parsed, sender)
+        parsed = with_speaker(tool, parsed, await self._speaker_of(tool, parsed, sender))
         if isinstance(tool, WriteTool) and not (parsed.get("operationId") or parsed.get("operation_id")):
             parsed = {**parsed, "operationId": MINTED}  # _scoped derives the real one
         try:
@@ -242,6 +244,30 @@ class AgentChat:
         scoped = f"{args.operation_id[:MAX_MODEL_ID]}~{digest[:SCOPE_DIGITS]}"
         return args.model_copy(update={"operation_id": scoped})
 
+    async def _speaker_of(self, tool: Tool, arguments: dict[str, Any], sender: str | None) -> str | None:
+        """Whom an omitted speaker argument means: the member speaking, except in a call that
+        repeats a pending operation of the same tool (Bruno confirming Ana's spend), where it is
+        whoever that operation already names."""
+        key = tool.speaker_argument
+        if key is None or arguments.get(key) not in (None, ""):
+            return sender
+        operation_id = arguments.get("operationId") or arguments.get("operation_id")
+        if isinstance(operation_id, str) and operation_id:
+            earlier = await self.operations.get(operation_id)
+            candidates = [earlier] if earlier is not None else []
+        elif arguments.get("confirm") is True and isinstance(tool, WriteTool):
+            candidates = await self.operations.pending()  # a weak model's confirmation without an id
+        else:
+            candidates = []
+        for earlier in candidates:
+            stored = earlier.arguments.get(to_snake(key))
+            if (earlier.tool != tool.name or earlier.status is not OperationStatus.PENDING
+                    or not isinstance(stored, str) or not stored):
+                continue
+            if operation_id or _digest_with(tool, arguments, key, stored) == earlier.fingerprint:
+                return stored
+        return sender
+
     async def confirm(self, operation_id: str, *, by: str | None = None) -> ToolReceipt:
         """A member pressed Confirmar."""
         return await self.confirmer.confirm(operation_id, by=by)
@@ -271,6 +297,15 @@ def with_speaker(tool: Tool, arguments: dict[str, Any], sender: str | None) -> d
     if value is None or (isinstance(value, str) and (not value.strip() or fold(value) in SELF_WORDS)):
         return {**arguments, key: sender}
     return arguments
+
+
+def _digest_with(tool: Tool, arguments: dict[str, Any], key: str, value: str) -> str | None:
+    """The digest the call would have with `key` set to `value` (None: it does not even parse)."""
+    assert isinstance(tool, WriteTool)
+    try:
+        return tool.digest(tool.parse({**arguments, key: value, "operationId": MINTED}))
+    except DomainError:
+        return None
 
 
 def is_proposal(call: ToolCall) -> bool:

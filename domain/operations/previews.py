@@ -141,6 +141,12 @@ def _from_json(hint: Any, raw: Any, form: str | None, nested: PreviewReader | No
         return Period.parse(str(raw))
     if hint is date:
         return raw if isinstance(raw, date) else date.fromisoformat(str(raw))
+    if hint is bool:
+        if not isinstance(raw, bool):
+            raise TypeError("not true or false")
+        return raw
+    if hint is Decimal:
+        return _decimal(raw)
     if hint is int:
         if isinstance(raw, bool):
             raise TypeError("a bool is not a count")

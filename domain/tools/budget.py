@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field
 
 from domain.budget import Budget, RecurringExpense
 from domain.clock import DEFAULT_TIMEZONE, Clock, local_today
-from domain.errors import InvalidMoney, NothingToChange, UnknownExpense
+from domain.errors import InvalidArgument, InvalidMoney, NothingToChange, UnknownExpense
+from domain.household import Household, Member
 from domain.money import Money, Period, pt_br
 from domain.operations.log import OperationLog
-from domain.operations.previews import Preview
+from domain.operations.previews import OMIT, Preview
 from domain.operations.receipts import ToolReceipt
 from domain.ports import BudgetRepository
 from domain.reading import read_period
@@ -31,13 +32,25 @@ from domain.tools.base import (
 
 
 @dataclass(frozen=True)
+class SharePart:
+    """One member's part of a shared spend, as a preview shows it."""
+
+    member: str
+    amount: Money
+
+
+@dataclass(frozen=True)
 class SpendPreview(Preview):
-    """recordSpend: `delta` more spent on `expense` (as the model named it) in `period`."""
+    """recordSpend: `delta` more spent on `expense` (as the model named it) in `period`; who paid
+    it (absent: unknown) and each member's part (absent: personal, or nobody known paid)."""
 
     expense: str
     period: Period
     delta: Money
     new_actual: Money
+    paid_by: str | None = field(default=None, metadata={OMIT: None})
+    shared: bool = field(default=True, metadata={OMIT: True})
+    shares: tuple[SharePart, ...] = field(default=(), metadata={OMIT: ()})
 
 
 @dataclass(frozen=True)
@@ -62,10 +75,15 @@ class AdjustmentPreview(Preview):
 
 @dataclass(frozen=True)
 class IncomePreview(Preview):
-    """setIncome: the household's monthly income, and the one it replaces (None: none before)."""
+    """setIncome: the household's monthly income, and the one it replaces (None: none before);
+    with `member`, that member's own income and theirs before, the household's before
+    (`old_total`) and after (`total`): the sum of the members' own."""
 
     income: Money
     old_income: Money | None
+    member: str | None = field(default=None, metadata={OMIT: None})
+    old_total: Money | None = field(default=None, metadata={OMIT: None})
+    total: Money | None = field(default=None, metadata={OMIT: None})
 
 
 def _refuse_bool(value: Any) -> Any:
@@ -103,23 +121,33 @@ def positive(money: MoneyArg, what: str) -> Money:
 class _BudgetWriteTool(WriteTool[Any]):
     def __init__(self, budget_repo: BudgetRepository, budget_id: str,
                  operations: OperationLog | None = None, *, now: Clock | None = None,
-                 timezone: str = DEFAULT_TIMEZONE) -> None:
+                 timezone: str = DEFAULT_TIMEZONE, household: Household | None = None) -> None:
         super().__init__(operations)
         self.budget_repo = budget_repo
         self.budget_id = budget_id
         self.now = now
         self.timezone = timezone
+        # Who is in the household: whom a spend's payer and an income name (None: a budget alone,
+        # as contract §3 builds the tools: every spend's payer unknown).
+        self.household = household
 
     @classmethod
     def create(cls, *, budget_repo: BudgetRepository, budget_id: str,
                operations: OperationLog | None = None, now: Clock | None = None,
-               timezone: str = DEFAULT_TIMEZONE) -> Any:
-        return cls(budget_repo, budget_id, operations, now=now, timezone=timezone)
+               timezone: str = DEFAULT_TIMEZONE, household: Household | None = None) -> Any:
+        return cls(budget_repo, budget_id, operations, now=now, timezone=timezone, household=household)
 
     @classmethod
     def bound(cls, binding: HouseholdBinding) -> Any:
         return cls(binding.budgets, binding.budget_id, binding.operations, now=binding.clock,
-                   timezone=binding.timezone)
+                   timezone=binding.timezone, household=binding.household)
+
+    def member(self, name: str | None) -> Member | None:
+        """The member named `name` (UnknownMember naming them all); None when no name was given
+        or the tool knows no household."""
+        if name is None or self.household is None:
+            return None
+        return self.household.member_named(name)
 
     def _this_month(self) -> Period | None:
         """The month a registration or an adjustment takes effect (None without a clock)."""
@@ -127,9 +155,11 @@ class _BudgetWriteTool(WriteTool[Any]):
 
 
 class RecordSpendArgs(WriteArgs):
-    expense: str = Field(description="Name or alias.")
+    expense: str  # a name or an alias from the working memory (the prompt says so)
     period: str = Field(description="YYYY-MM")
     amount: MoneyArg = Field(description="How much more was spent.")
+    paid_by: str | None = None
+    shared: bool = True
 
 
 def with_month(tool: Any, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -151,18 +181,28 @@ class RecordSpendTool(_BudgetWriteTool):
     def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
         return with_month(self, arguments)
 
+    speaker_argument = "paidBy"
+
     async def record_spend(self, *, expense: str, period: str, amount: dict[str, Any],
-                           operation_id: str, confirm: bool = False) -> ToolReceipt:
+                           operation_id: str, confirm: bool = False, paid_by: str | None = None,
+                           shared: bool = True) -> ToolReceipt:
         return await self.run(self.parse({"expense": expense, "period": period, "amount": amount,
-                                          "operation_id": operation_id, "confirm": confirm}))
+                                          "operation_id": operation_id, "confirm": confirm,
+                                          "paid_by": paid_by, "shared": shared}))
 
     async def _stage(self, args: RecordSpendArgs) -> Staged:
         period = Period.parse(args.period)
+        payer = self.member(args.paid_by)  # an unknown name fails here, before anything loads
         budget = await self.budget_repo.load(self.budget_id, periods=[period])
         expense = find_expense(budget, args.expense)
         delta = positive(args.amount, "O gasto")
-        new_actual = expense.add_to_actual(period, delta)
-        preview = SpendPreview(args.expense, period, delta, new_actual)
+        # The rule in force now: a confirmation after a change of rule divides by the new one.
+        shares = (budget.shares_for(delta, payer, self.household.members)
+                  if payer is not None and self.household is not None and args.shared else ())
+        new_actual = expense.add_to_actual(period, delta, paid_by=payer, shares=shares)
+        preview = SpendPreview(args.expense, period, delta, new_actual,
+                               paid_by=payer.name if payer is not None else None, shared=args.shared,
+                               shares=tuple(SharePart(s.member_name, s.owed) for s in shares))
         return Staged(preview, lambda: self.budget_repo.save(budget))
 
 
@@ -204,7 +244,7 @@ class RegisterExpenseTool(_BudgetWriteTool):
 
 
 class AdjustExpenseArgs(WriteArgs):
-    expense: str = Field(description="Name or alias.")
+    expense: str  # a name or an alias from the working memory (the prompt says so)
     new_expected: MoneyArg
 
 
@@ -237,6 +277,7 @@ class AdjustExpenseTool(_BudgetWriteTool):
 
 class SetIncomeArgs(WriteArgs):
     amount: MoneyArg = Field(description="Total monthly income.")
+    member: str | None = None
 
 
 class SetIncomeTool(_BudgetWriteTool):
@@ -247,17 +288,24 @@ class SetIncomeTool(_BudgetWriteTool):
     )
     args_model = SetIncomeArgs
 
-    async def set_income(self, *, amount: dict[str, Any], operation_id: str,
+    async def set_income(self, *, amount: dict[str, Any], operation_id: str, member: str | None = None,
                          confirm: bool = False) -> ToolReceipt:
         return await self.run(self.parse({"amount": amount, "operation_id": operation_id,
-                                          "confirm": confirm}))
+                                          "member": member, "confirm": confirm}))
 
     async def _stage(self, args: SetIncomeArgs) -> Staged:
+        if args.member is not None and self.household is None:
+            raise InvalidArgument("Sem saber quem é da casa, não dá para guardar a renda de um membro.")
+        member = self.member(args.member)
         budget = await self.budget_repo.load(self.budget_id, periods=())
-        old = budget.income
-        budget.set_income(args.amount.to_money())
-        assert budget.income is not None
-        preview = IncomePreview(budget.income, old)
+        income, old_total = args.amount.to_money(), budget.income
+        if member is None:
+            budget.set_income(income)
+            preview = IncomePreview(income, old_total)
+        else:
+            old = budget.income_of(member)
+            budget.set_income(income, member)
+            preview = IncomePreview(income, old, member.name, old_total, budget.income)
         return Staged(preview, lambda: self.budget_repo.save(budget))
 
 

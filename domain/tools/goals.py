@@ -124,9 +124,9 @@ def with_date(arguments: dict[str, Any], key: str, what: str) -> dict[str, Any]:
 
 class ContributeArgs(WriteArgs):
     goal: str = Field(description="Name or a unique part of it.")
-    paid_by: str = Field(description="Member who paid.")
+    paid_by: str  # the prompt says who: the speaker unless another member paid
     amount: MoneyArg
-    date: str = Field(description="YYYY-MM-DD, omit for today")
+    date: str = Field(description="YYYY-MM-DD")  # the prompt: left out for today
 
 
 class ContributeToGoalTool(WriteTool[ContributeArgs]):
@@ -291,7 +291,7 @@ class GoalStatusTool(ReadTool[GoalStatusArgs]):
 class FeasibilityArgs(ToolArgs):
     goal: str | None = Field(default=None, description="Existing goal name.")
     target: MoneyArg | None = Field(default=None, description="New goal target.")
-    deadline: str | None = Field(default=None, description="New goal deadline, YYYY-MM-DD.")
+    deadline: str | None = Field(default=None, description="YYYY-MM-DD")
 
 
 class FeasibilityTool(ReadTool[FeasibilityArgs]):

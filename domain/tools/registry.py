@@ -24,6 +24,7 @@ from domain.tools.budget import (
 from domain.tools.goals import ContributeToGoalTool, CreateGoalTool, FeasibilityTool, GoalStatusTool
 from domain.tools.housekeeping import ArchiveTool, RenameTool
 from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool, LeaveHouseholdTool
+from domain.tools.sharing import BalanceTool, SetPixKeyTool, SetSplitTool, SettleUpTool
 from domain.tools.statements import ImportStatementTool
 from domain.tools.undo import UndoOperationTool
 
@@ -34,12 +35,16 @@ TOOLS: Final[tuple[type[Tool[Any]], ...]] = (
     SetIncomeTool,
     ContributeToGoalTool,
     CreateGoalTool,
+    SettleUpTool,
     UndoOperationTool,
     RenameTool,
     ArchiveTool,
     BudgetStatusTool,
     GoalStatusTool,
     FeasibilityTool,
+    BalanceTool,
+    SetSplitTool,
+    SetPixKeyTool,
     ImportStatementTool,
     JoinHouseholdTool,
     LeaveHouseholdTool,

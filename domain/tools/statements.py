@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pydantic import Field
 
 from domain.errors import InvalidArgument, InvalidMoney
+from domain.household import Household
 from domain.money import Money, Period
 from domain.operations.log import OperationLog
 from domain.operations.previews import OMIT, Preview
@@ -59,6 +60,7 @@ class ImportPreview(Preview):
     unmatched: tuple[AsideLine, ...]
     credits: tuple[AsideLine, ...]
     skipped: int
+    paid_by: str | None = field(default=None, metadata={OMIT: None})  # who sent the file
 
 
 class ImportLineArg(ToolArgs):
@@ -84,6 +86,7 @@ class ImportStatementArgs(WriteArgs):
     unmatched: list[AsideLineArg] = Field(default_factory=list)
     credits: list[AsideLineArg] = Field(default_factory=list)
     skipped: int = 0
+    paid_by: str | None = None  # who sent the file: every line is theirs, shared by the rule
 
 
 class ImportStatementTool(WriteTool[ImportStatementArgs]):
@@ -96,24 +99,27 @@ class ImportStatementTool(WriteTool[ImportStatementArgs]):
     offered = False
 
     def __init__(self, budget_repo: BudgetRepository, budget_id: str, household_id: str,
-                 imports: StatementImports, operations: OperationLog | None = None) -> None:
+                 imports: StatementImports, operations: OperationLog | None = None,
+                 household: Household | None = None) -> None:
         super().__init__(operations)
         self.budget_repo = budget_repo
         self.budget_id = budget_id
         self.household_id = household_id
         self.imports = imports
+        self.household = household
 
     @classmethod
     def create(cls, *, budget_repo: BudgetRepository, budget_id: str, household_id: str,
-               imports: StatementImports, operations: OperationLog | None = None) -> ImportStatementTool:
-        return cls(budget_repo, budget_id, household_id, imports, operations)
+               imports: StatementImports, operations: OperationLog | None = None,
+               household: Household | None = None) -> ImportStatementTool:
+        return cls(budget_repo, budget_id, household_id, imports, operations, household)
 
     @classmethod
     def bound(cls, binding: HouseholdBinding) -> ImportStatementTool | None:
         if binding.statement_imports is None:
             return None
         return cls(binding.budgets, binding.budget_id, binding.household.id, binding.statement_imports,
-                   binding.operations)
+                   binding.operations, binding.household)
 
     async def _stage(self, args: ImportStatementArgs) -> Staged:
         if not args.lines:
@@ -121,6 +127,8 @@ class ImportStatementTool(WriteTool[ImportStatementArgs]):
         keys = [line.fingerprint for line in args.lines]
         if len(set(keys)) != len(keys):
             raise InvalidArgument("A importação repete um lançamento.")
+        payer = (self.household.member_named(args.paid_by)
+                 if args.paid_by is not None and self.household is not None else None)
         spends = []
         for line in args.lines:
             day = parse_date(line.date, "Data do lançamento")
@@ -138,8 +146,9 @@ class ImportStatementTool(WriteTool[ImportStatementArgs]):
         already = await self.imports.already_imported(self.household_id, keys)
         if already:
             raise AlreadyImported(len(already))
-        apply_statement_lines(budget, resolved)
-        preview = statement_preview(args, resolved, [line.suggested for line, _ in spends], budget.currency)
+        apply_statement_lines(budget, resolved, payer, self.household.members if self.household else ())
+        preview = statement_preview(args, resolved, [line.suggested for line, _ in spends], budget.currency,
+                                    payer.name if payer is not None else None)
 
         async def commit() -> None:
             await self.budget_repo.save(budget)
@@ -149,7 +158,7 @@ class ImportStatementTool(WriteTool[ImportStatementArgs]):
 
 
 def statement_preview(args: ImportStatementArgs, spends: list[Spend], suggested: list[bool],
-                      currency: str) -> ImportPreview:
+                      currency: str, paid_by: str | None = None) -> ImportPreview:
     groups: dict[str, tuple[int, Money, int]] = {}
     total = Money.zero(currency)
     for spend, guessed in zip(spends, suggested, strict=True):
@@ -170,4 +179,5 @@ def statement_preview(args: ImportStatementArgs, spends: list[Spend], suggested:
         unmatched=aside(args.unmatched),
         credits=aside(args.credits),
         skipped=args.skipped,
+        paid_by=paid_by,
     )

@@ -23,11 +23,12 @@ from domain.money import Money
 from domain.operations.log import UNDO_TOOL, OperationLog, OperationStatus
 from domain.operations.previews import NESTED_BY, Preview, PreviewReader
 from domain.operations.receipts import ToolReceipt
-from domain.ports import BudgetRepository, GoalRepository
+from domain.ports import BudgetRepository, GoalRepository, HouseholdRepository
 from domain.tools.base import HouseholdBinding, Staged, WriteArgs, WriteTool
 from domain.tools.budget import IncomePreview
 from domain.tools.housekeeping import RenamePreview
 from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool, LeaveHouseholdTool
+from domain.tools.sharing import PixKeyPreview, SplitPreview
 
 # Operations that change no totals, so "undo the latest" never means them.
 CHANGE_NO_TOTALS = (JoinHouseholdTool.name, LeaveHouseholdTool.name, EraseHouseholdTool.name)
@@ -45,7 +46,7 @@ class UndoPreview(Preview):
 class UndoArgs(WriteArgs):
     target: str | None = Field(
         default=None, max_length=128,
-        description="operationId to undo; omit for the latest.")
+        description="omit: the latest")
 
 
 class UndoOperationTool(WriteTool[UndoArgs]):
@@ -56,28 +57,35 @@ class UndoOperationTool(WriteTool[UndoArgs]):
 
     def __init__(self, ledger: Ledger, budget_repo: BudgetRepository, budget_id: str,
                  goal_repo: GoalRepository, operations: OperationLog | None = None, *,
-                 read_preview: PreviewReader) -> None:
+                 read_preview: PreviewReader, households: HouseholdRepository | None = None,
+                 household_id: str | None = None) -> None:
         """`read_preview` reads the undone operation's stored preview as its tool's type
-        (domain.tools.registry.read_preview, which lists this very tool)."""
+        (domain.tools.registry.read_preview, which lists this very tool); `households` undoes a
+        Pix key."""
         super().__init__(operations)
         self.ledger = ledger
         self.budget_repo = budget_repo
         self.budget_id = budget_id
         self.goal_repo = goal_repo
         self.read_preview = read_preview
+        self.households = households
+        self.household_id = household_id
 
     @classmethod
     def create(cls, *, ledger: Ledger, budget_repo: BudgetRepository, budget_id: str,
                goal_repo: GoalRepository, read_preview: PreviewReader,
-               operations: OperationLog | None = None) -> UndoOperationTool:
-        return cls(ledger, budget_repo, budget_id, goal_repo, operations, read_preview=read_preview)
+               operations: OperationLog | None = None, households: HouseholdRepository | None = None,
+               household_id: str | None = None) -> UndoOperationTool:
+        return cls(ledger, budget_repo, budget_id, goal_repo, operations, read_preview=read_preview,
+                   households=households, household_id=household_id)
 
     @classmethod
     def bound(cls, binding: HouseholdBinding) -> UndoOperationTool | None:
         if binding.ledger is None or binding.read_preview is None:
             return None
         return cls(binding.ledger, binding.budgets, binding.budget_id, binding.goals, binding.operations,
-                   read_preview=binding.read_preview)
+                   read_preview=binding.read_preview, households=binding.households,
+                   household_id=binding.household.id)
 
     async def undo_operation(self, *, operation_id: str, target: str | None = None,
                              confirm: bool = False) -> ToolReceipt:
@@ -128,18 +136,20 @@ class UndoOperationTool(WriteTool[UndoArgs]):
         """Applies the opposite of each entry to freshly loaded aggregates; returns their saves."""
         budget: Budget | None = None
         goals: dict[str, Goal] = {}
+        saves: list[Callable[[], Awaitable[None]]] = []
         periods = {e.period for e in entries if e.kind is EntryKind.SPEND and e.period is not None}
         for entry in entries:
-            if entry.expense_id is not None or entry.kind is EntryKind.INCOME:
+            if entry.kind is EntryKind.PIX:
+                saves.append(await self._reverse_pix_key(entry, original))
+            elif entry.expense_id is not None or entry.kind in IN_BUDGET:
                 if budget is None:
                     budget = await self.budget_repo.load(self.budget_id, periods=periods)
-                _reverse_in_budget(budget, entry, original)
+                _reverse_in_budget(budget, entry, original, entries)
             elif entry.goal_id is not None:
                 goal = goals.get(entry.goal_id)
                 if goal is None:
                     goal = goals[entry.goal_id] = await self.goal_repo.load(entry.goal_id, history=False)
                 _reverse_in_goal(goal, entry, original)
-        saves: list[Callable[[], Awaitable[None]]] = []
         if budget is not None:
             kept = budget
             saves.append(lambda: self.budget_repo.save(kept))
@@ -148,18 +158,44 @@ class UndoOperationTool(WriteTool[UndoArgs]):
         return saves
 
 
-def _reverse_in_budget(budget: Budget, entry: LedgerEntry, original: Preview) -> None:
+    async def _reverse_pix_key(self, entry: LedgerEntry,
+                               original: Preview) -> Callable[[], Awaitable[None]]:
+        if self.households is None or self.household_id is None or not isinstance(original, PixKeyPreview):
+            raise NotUndoable("Esta chave Pix não pode ser desfeita aqui.")
+        households = self.households
+        household = await households.load(self.household_id)
+        member = household.member_by_id(entry.paid_by_id or "")
+        household.set_pix_key(member, original.old_key)
+        return lambda: households.save(household)
+
+
+# Entries of the budget without an expense: the income, the split rule, the acertos.
+IN_BUDGET = (EntryKind.INCOME, EntryKind.SPLIT, EntryKind.SETTLEMENT)
+
+
+def _payer(entry: LedgerEntry) -> Member | None:
+    return Member(entry.paid_by_id, entry.paid_by or "-") if entry.paid_by_id else None
+
+
+def _reverse_in_budget(budget: Budget, entry: LedgerEntry, original: Preview,
+                       entries: list[LedgerEntry]) -> None:
     if entry.kind is EntryKind.INCOME:
-        old = original.old_income if isinstance(original, IncomePreview) else None
-        if old is None:
-            budget.clear_income()
-        else:
-            budget.set_income(Money.of(old.amount, old.currency))
+        _reverse_income(budget, original, entries)
+        return
+    if entry.kind is EntryKind.SPLIT and isinstance(original, SplitPreview):
+        budget.restore_split(original.old_rule.rule())
+        return
+    if entry.kind is EntryKind.SETTLEMENT and entry.amount is not None and entry.on is not None:
+        payer = _payer(entry)
+        assert payer is not None, "an acerto always names who paid"
+        budget.reverse_settlement(entry.on, entry.amount, payer, entry.shares)
         return
     assert entry.expense_id is not None
     expense = budget.expense_by_id(entry.expense_id)
     if entry.kind is EntryKind.SPEND and entry.amount is not None and entry.period is not None:
-        expense.add_to_actual(entry.period, -entry.amount)
+        # The reversal carries the shares negated: the balance moves back by exactly as much.
+        expense.add_to_actual(entry.period, -entry.amount, paid_by=_payer(entry),
+                              shares=tuple(share.negated() for share in entry.shares))
     elif entry.kind is EntryKind.EXPECTED and entry.amount is not None:
         expense.change_expected(expense.expected - entry.amount)
     elif entry.kind is EntryKind.EXPENSE:
@@ -168,6 +204,24 @@ def _reverse_in_budget(budget: Budget, entry: LedgerEntry, original: Preview) ->
         expense.restore()
     elif entry.kind is EntryKind.RENAMED and isinstance(original, RenamePreview):
         budget.rename(expense.name, original.old_name, keep_old_name=False)
+
+
+def _reverse_income(budget: Budget, original: Preview, entries: list[LedgerEntry]) -> None:
+    """The income as the undone setIncome found it (setting it twice sets it once)."""
+    if not isinstance(original, IncomePreview):
+        return
+    old = original.old_income
+    if original.member is not None:
+        member_id = next((e.paid_by_id for e in entries if e.kind is EntryKind.INCOME and e.paid_by_id), None)
+        budget.restore_income(member_id, _money(old), _money(original.old_total))
+    elif old is None:
+        budget.clear_income()
+    else:
+        budget.set_income(Money.of(old.amount, old.currency))
+
+
+def _money(value: Money | None) -> Money | None:
+    return Money.of(value.amount, value.currency) if value is not None else None
 
 
 def _reverse_in_goal(goal: Goal, entry: LedgerEntry, original: Preview) -> None:

@@ -37,6 +37,7 @@ metadata = MetaData(naming_convention={
 ID = 64  # uuid4 text, or a test's short id
 NAME = 200
 CURRENCY = 3
+PIX_KEY = 100  # the DICT's longest key is a 77-character e-mail
 
 
 def _parent(name: str, target: str) -> Column[str]:
@@ -57,6 +58,8 @@ members = Table(
     Column("id", String(ID), primary_key=True),
     Column("name", String(NAME), nullable=False),
     Column("position", Integer, nullable=False),
+    # The member's Pix key as the DICT writes it (migration 0019); never logged.
+    Column("pix_key", String(PIX_KEY), nullable=True),
 )
 
 budgets = Table(
@@ -67,6 +70,11 @@ budgets = Table(
     Column("income_minor", BigInteger, nullable=True),
     Column("income_currency", String(CURRENCY), nullable=True),
     Column("version", Integer, nullable=False),
+    # Migration 0019: the split rule, JSON {"kind": "fixed", "percents": {"<member id>": "60"}}
+    # (NULL: equal shares), and each member's own income, JSON {"<member id>": {"name": "Ana",
+    # "minor": 700000}} in the budget's currency (NULL: none).
+    Column("split_rule", Text, nullable=True),
+    Column("member_incomes", Text, nullable=True),
 )
 
 expenses = Table(
@@ -147,6 +155,40 @@ ledger_entries = Table(
     Index(None, "goal_id", "kind", "currency", "amount_minor"),
     Index(None, "household_id", "id"),
     Index(None, "scope", "operation_id"),
+)
+
+# Each member's part of a shared ledger entry (migration 0019): what they paid and what they owe,
+# written with the entry in the same transaction and never updated. `month` is the entry's month as
+# /extrato counts it (a spend's month, an acerto's date), so a month's movement is a range of one
+# index. A personal spend, or one whose payer is unknown, has none.
+ledger_shares = Table(
+    "ledger_shares", metadata,
+    Column("entry_id", BigInteger().with_variant(Integer, "sqlite"),
+           ForeignKey("ledger_entries.id", ondelete="CASCADE"), primary_key=True, autoincrement=False),
+    Column("member_id", String(ID), primary_key=True),
+    Column("household_id", String(ID), nullable=False),
+    Column("member_name", String(NAME), nullable=False),
+    Column("kind", String(16), nullable=False),  # the entry's: spend or settlement
+    Column("month", String(7), nullable=False),
+    Column("paid_minor", BigInteger, nullable=False),
+    Column("owed_minor", BigInteger, nullable=False),
+    Column("currency", String(CURRENCY), nullable=False),
+    Index(None, "household_id", "member_id"),
+    Index(None, "household_id", "month"),
+)
+
+# The running sum of ledger_shares per member (migration 0019): what /saldo reads instead of
+# summing a household's whole history. Moved in the same transaction as the shares it sums,
+# and rebuilt from them by a test (tests/integration/db/test_sql_sharing.py).
+ledger_balances = Table(
+    "ledger_balances", metadata,
+    Column("household_id", String(ID), primary_key=True),
+    Column("member_id", String(ID), primary_key=True),
+    Column("currency", String(CURRENCY), primary_key=True),
+    Column("member_name", String(NAME), nullable=False),
+    Column("net_minor", BigInteger, nullable=False),
+    Column("spends", Integer, nullable=False),
+    Column("settlements", Integer, nullable=False),
 )
 
 operations = Table(

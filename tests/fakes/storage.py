@@ -66,8 +66,8 @@ class InMemoryStorage:
     def __init__(self, *, clock: Clock = utc_now, ttl: timedelta = DEFAULT_TTL) -> None:
         self.clock = clock
         self.ttl = ttl
-        self.households = InMemoryHouseholdRepository()
         self.ledger = InMemoryLedger(clock=clock)
+        self.households = InMemoryHouseholdRepository(self.ledger)
         self.budgets = InMemoryBudgetRepository(self.ledger)
         self.goals = InMemoryGoalRepository(self.ledger)
         self.conversations = InMemoryConversationStore()

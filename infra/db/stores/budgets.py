@@ -8,6 +8,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import delete, select, update
@@ -17,6 +18,7 @@ from domain.budget import Budget, RecurringExpense
 from domain.errors import NotFound
 from domain.ledger import EntryKind, SpendLine
 from domain.money import Money, Period
+from domain.sharing.rules import SplitRule
 from infra.db.aggregates import bump_version, insert_root, remember_saved
 from infra.db.engine import Database, UnitOfWork
 from infra.db.stores.ledger import entry_row, insert_entries, monthly_actuals
@@ -44,6 +46,8 @@ class BudgetState:
     by_identity: bool = True  # False when rebuilt from the store: pair expenses by position
     periods: frozenset[Period] | None = None  # the actuals loaded; None means all of them
     income: Money | None = None
+    incomes: dict[str, Money] = field(default_factory=dict)
+    split: SplitRule = field(default_factory=SplitRule)
 
 
 def _fields(expense: RecurringExpense, position: int) -> tuple[Any, ...]:
@@ -81,7 +85,35 @@ def _root_values(budget: Budget) -> dict[str, Any]:
     income = budget.income
     return {"household_id": budget.household_id, "currency": budget.currency,
             "income_minor": income.to_minor_units() if income is not None else None,
-            "income_currency": income.currency if income is not None else None}
+            "income_currency": income.currency if income is not None else None,
+            "split_rule": _split_text(budget.split), "member_incomes": _incomes_text(budget)}
+
+
+def _split_text(rule: SplitRule) -> str | None:
+    if rule == SplitRule():
+        return None
+    return json.dumps({"kind": rule.kind, "percents": {m: f"{p:f}" for m, p in rule.percents}},
+                      separators=(",", ":"))
+
+
+def _split_of(text: str | None) -> SplitRule:
+    if not text:
+        return SplitRule()
+    data = json.loads(text)
+    return SplitRule(data["kind"], tuple((m, Decimal(p)) for m, p in data.get("percents", {}).items()))
+
+
+def _incomes_text(budget: Budget) -> str | None:
+    if not budget.incomes:
+        return None
+    return json.dumps({member_id: {"name": budget.income_names.get(member_id, ""), "minor": money.to_minor_units()}
+                       for member_id, money in budget.incomes.items()}, separators=(",", ":"))
+
+
+def _incomes_of(text: str | None, currency: str) -> tuple[dict[str, Money], dict[str, str]]:
+    data = json.loads(text) if text else {}
+    return ({member_id: money_from_minor(item["minor"], currency) for member_id, item in data.items()},
+            {member_id: item["name"] for member_id, item in data.items()})
 
 
 class SqlBudgetRepository:
@@ -113,7 +145,8 @@ class SqlBudgetRepository:
                 await bump_version(connection, budgets, budget, _root_values(budget), KIND)
                 if before is None:  # not loaded through this database: diff against the store
                     _, stored = await _fetch(connection, budget.id, None, lock=False)
-                    before = BudgetState(stored.expenses, by_identity=False, income=stored.income)
+                    before = BudgetState(stored.expenses, by_identity=False, income=stored.income,
+                                         incomes=stored.incomes, split=stored.split)
             after = await _write_expenses(connection, unit, budget, before)
             remember_saved(self._db, unit, budget, after)
 
@@ -156,9 +189,13 @@ async def _fetch(connection: AsyncConnection, budget_id: str, periods: Iterable[
                                              expense.aliases, month_actuals)))
     income = (money_from_minor(root.income_minor, root.income_currency)
               if root.income_minor is not None else None)
+    incomes, names = _incomes_of(root.member_incomes, root.currency)
+    split = _split_of(root.split_rule)
     budget = Budget(id=root.id, currency=root.currency, household_id=root.household_id,
-                    expenses=loaded, income=income, version=root.version)
-    return budget, BudgetState(states, by_identity=True, periods=wanted, income=income)
+                    expenses=loaded, income=income, version=root.version, split=split,
+                    incomes=incomes, income_names=names)
+    return budget, BudgetState(states, by_identity=True, periods=wanted, income=income,
+                               incomes=dict(incomes), split=split)
 
 
 def _pair(budget: Budget, before: BudgetState) -> list[ExpenseState | None]:
@@ -184,9 +221,10 @@ async def _write_expenses(connection: AsyncConnection, unit: UnitOfWork, budget:
     household_id = budget.household_id
 
     def entry(kind: EntryKind, expense: RecurringExpense, expense_id: str, amount: Money | None = None,
-              period: Period | None = None) -> None:
+              period: Period | None = None, line: SpendLine | None = None) -> None:
         ledger.append(entry_row(kind, expense.name, household_id=household_id, amount=amount,
-                                budget_id=budget.id, expense_id=expense_id, period=period))
+                                budget_id=budget.id, expense_id=expense_id, period=period,
+                                payer=line.paid_by if line else None, shares=line.shares if line else ()))
 
     for position, (expense, old) in enumerate(zip(budget.expenses, _pair(budget, before), strict=True)):
         expense_id = old.id if old is not None else (expense.id or uuid.uuid4().hex)
@@ -222,20 +260,24 @@ async def _write_expenses(connection: AsyncConnection, unit: UnitOfWork, budget:
         if expense.actuals == old_actuals and not expense.lines:  # C-level, identity-first
             kept = old_actuals
         else:
-            for amount, period in _spend_changes(expense, old_actuals,
-                                                 window if old is not None else None):
-                entry(EntryKind.SPEND, expense, expense_id, amount, period)
+            for amount, period, line in _spend_changes(expense, old_actuals,
+                                                       window if old is not None else None):
+                entry(EntryKind.SPEND, expense, expense_id, amount, period, line)
             kept = dict(expense.actuals)
             _forget_lines(unit, expense)
         states.append((expense, ExpenseState(expense_id, fields, expense.aliases, kept)))
 
-    if budget.income != before.income and (budget.income is not None or before.income is not None):
-        currency = (budget.income or before.income or Money.zero(budget.currency)).currency
-        new = budget.income or Money.zero(currency)
-        old_income = before.income if before.income is not None and before.income.currency == currency \
-            else Money.zero(currency)
-        ledger.append(entry_row(EntryKind.INCOME, "Renda", household_id=household_id,
-                                amount=new - old_income, budget_id=budget.id))
+    if budget.income != before.income or budget.incomes != before.incomes:
+        for change, member_id, name in budget.income_changes(before.income, before.incomes):
+            ledger.append(entry_row(EntryKind.INCOME, "Renda", household_id=household_id, amount=change,
+                                    budget_id=budget.id, paid_by_id=member_id, paid_by=name))
+    if budget.split != before.split:
+        ledger.append(entry_row(EntryKind.SPLIT, "Divisão", household_id=household_id, budget_id=budget.id))
+    for settlement in budget.settlements:
+        ledger.append(entry_row(EntryKind.SETTLEMENT, "Acerto", household_id=household_id,
+                                amount=settlement.amount, budget_id=budget.id, day=settlement.on,
+                                payer=settlement.paid_by, shares=settlement.shares))
+    _forget_settlements(unit, budget)
 
     still_there = {state.id for _, state in states}
     gone = [state.id for _, state in before.expenses if state.id not in still_there]
@@ -253,18 +295,19 @@ async def _write_expenses(connection: AsyncConnection, unit: UnitOfWork, budget:
     if new_aliases:
         await connection.execute(expense_aliases.insert(), new_aliases)
     await insert_entries(connection, ledger)
-    return BudgetState(states, by_identity=True, periods=periods, income=budget.income)
+    return BudgetState(states, by_identity=True, periods=periods, income=budget.income,
+                       incomes=dict(budget.incomes), split=budget.split)
 
 
 def _spend_changes(expense: RecurringExpense, old_actuals: dict[Period, Money],
-                   window: frozenset[Period] | None) -> list[tuple[Money, Period]]:
-    """The spend entries that take `old_actuals` to `expense.actuals`: each line a verb recorded,
-    then, per month, whatever difference the lines do not explain (a month set or removed
-    directly on the object)."""
-    changes: list[tuple[Money, Period]] = []
+                   window: frozenset[Period] | None) -> list[tuple[Money, Period, SpendLine | None]]:
+    """The spend entries that take `old_actuals` to `expense.actuals`: each line a verb recorded
+    (with who paid and the shares), then, per month, whatever difference the lines do not explain
+    (a month set or removed directly on the object: no payer known)."""
+    changes: list[tuple[Money, Period, SpendLine | None]] = []
     explained: dict[Period, Money] = {}
     for line in expense.lines:
-        changes.append((line.amount, line.period))
+        changes.append((line.amount, line.period, line))
         explained[line.period] = explained[line.period] + line.amount if line.period in explained \
             else line.amount
     months = set(expense.actuals) | {p for p in old_actuals if window is None or p in window}
@@ -278,7 +321,7 @@ def _spend_changes(expense: RecurringExpense, old_actuals: dict[Period, Money],
             if previous is None or new is None or previous.currency == new.currency else None
         if difference is None:  # the month changed currency: take the old one out, put the new in
             assert previous is not None and new is not None
-            changes += [(-previous, period), (new, period)]
+            changes += [(-previous, period, None), (new, period, None)]
             continue
         rest = difference - explained[period] if period in explained else difference
         if rest.is_zero:
@@ -286,8 +329,14 @@ def _spend_changes(expense: RecurringExpense, old_actuals: dict[Period, Money],
         if window is not None and period not in window:
             raise ValueError(f"month {period} of {expense.name} was not loaded; "
                              "load the budget with it before changing it")
-        changes.append((rest, period))
+        changes.append((rest, period, None))
     return changes
+
+
+def _forget_settlements(unit: UnitOfWork, budget: Budget) -> None:
+    settlements = budget.settlements
+    budget.settlements = []
+    unit.on_rollback(lambda: setattr(budget, "settlements", settlements))
 
 
 def _forget_lines(unit: UnitOfWork, expense: RecurringExpense) -> None:

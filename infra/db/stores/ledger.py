@@ -11,9 +11,13 @@ from typing import Any
 from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from domain.household import Member
 from domain.ledger import EntryKind, LedgerEntry, current_stamp
 from domain.money import Money, Period
+from domain.sharing.balance import Balance
+from domain.sharing.rules import Share
 from infra.db.engine import Database
+from infra.db.stores import shares as sharing
 from infra.db.tables import ledger_entries as entries
 from infra.db.values import money_from_minor, period_of
 
@@ -24,10 +28,14 @@ _KINDS = {kind.value: kind for kind in EntryKind}
 def entry_row(kind: EntryKind, subject: str, *, household_id: str | None, amount: Money | None = None,
               budget_id: str | None = None, expense_id: str | None = None,
               goal_id: str | None = None, period: Period | None = None, day: date | None = None,
-              paid_by_id: str | None = None, paid_by: str | None = None) -> dict[str, Any]:
-    """A row for the entries table, stamped with the confirmation this save runs in (if any)."""
+              paid_by_id: str | None = None, paid_by: str | None = None, payer: Member | None = None,
+              shares: tuple[Share, ...] = ()) -> dict[str, Any]:
+    """A row for the entries table, stamped with the confirmation this save runs in (if any).
+    `payer` names who paid; `shares` (written to ledger_shares beside it) their division."""
     stamp = current_stamp()
-    return {
+    if payer is not None:
+        paid_by_id, paid_by = payer.id, payer.name
+    row: dict[str, Any] = {
         "household_id": household_id, "kind": kind.value, "subject": subject,
         "amount_minor": amount.to_minor_units() if amount is not None else None,
         "currency": amount.currency if amount is not None else None,
@@ -41,11 +49,27 @@ def entry_row(kind: EntryKind, subject: str, *, household_id: str | None, amount
         "undoes": stamp.undoes if stamp else None,
         "created_at": datetime.now(UTC),
     }
+    if shares:
+        row[SHARES] = shares
+    return row
+
+
+SHARES = "shares"  # a row's shares, written to ledger_shares once the entry has its id
 
 
 async def insert_entries(connection: AsyncConnection, rows: Sequence[dict[str, Any]]) -> None:
-    if rows:
+    """Inserts the entries in their order, and the shares of those that have some."""
+    if not rows:
+        return
+    if not any(SHARES in row for row in rows):
         await connection.execute(entries.insert(), list(rows))
+        return
+    plain = [{k: v for k, v in row.items() if k != SHARES} for row in rows]
+    result = await connection.execute(
+        entries.insert().returning(entries.c.id, sort_by_parameter_order=True), plain)
+    ids = [row_id for (row_id,) in result]
+    await sharing.write_shares(connection, [(entry_id, row) for entry_id, row in zip(ids, rows, strict=True)
+                                            if SHARES in row])
 
 
 async def monthly_actuals(connection: AsyncConnection, expense_ids: Sequence[str],
@@ -130,7 +154,8 @@ class SqlLedger:
         query = query.order_by(entries.c.id.desc())
         async with self._db.reading() as connection:
             rows = (await connection.execute(query if limit is None else query.limit(limit))).all()
-        return [_entry(row) for row in rows]
+            shared = await sharing.shares_of(connection, [row.id for row in rows])
+        return [_entry(row)._replace(shares=shared.get(row.id, ())) for row in rows]
 
     async def stream(self, household_id: str, period: Period | None = None) -> AsyncIterator[LedgerEntry]:
         """Keyset pages of STREAM_BATCH rows on (household_id, id): memory stays flat however
@@ -143,8 +168,10 @@ class SqlLedger:
             async with self._db.reading() as connection:
                 rows = (await connection.execute(
                     query.order_by(entries.c.id).limit(STREAM_BATCH))).all()
+                shared = await sharing.shares_of(connection, [row.id for row in rows])
             for row in rows:
-                yield _entry(row)
+                entry = _entry(row)
+                yield entry._replace(shares=shared[row.id]) if row.id in shared else entry
             if len(rows) < STREAM_BATCH:
                 return
             after = rows[-1].id
@@ -154,4 +181,11 @@ class SqlLedger:
             rows = (await connection.execute(
                 select(*_COLUMNS).where(entries.c.scope == scope, entries.c.operation_id == operation_id)
                 .order_by(entries.c.id))).all()
-        return [_entry(row) for row in rows]
+            shared = await sharing.shares_of(connection, [row.id for row in rows])
+        return [_entry(row)._replace(shares=shared.get(row.id, ())) for row in rows]
+
+    async def balance(self, household_id: str, period: Period | None = None) -> Balance:
+        """Inside a confirmation (settleUp) this reads on the confirmation's own connection, after
+        the budget's row lock: another acerto confirmed meanwhile is already counted."""
+        async with self._db.reading() as connection:
+            return await sharing.balance(connection, household_id, period)

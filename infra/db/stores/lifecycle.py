@@ -28,7 +28,9 @@ from infra.db.tables import (
     goals,
     group_sends,
     households,
+    ledger_balances,
     ledger_entries,
+    ledger_shares,
     members,
     messages,
     operations,
@@ -90,6 +92,8 @@ def by_goal(column: Any) -> Where:
 # that comes after finds no operation and writes nothing. Children before their parents.
 ERASED: list[tuple[Table, Where]] = [
     (operations, by_scope(operations.c.scope)),
+    (ledger_shares, by_household(ledger_shares.c.household_id)),
+    (ledger_balances, by_household(ledger_balances.c.household_id)),
     # An entry names its household, and its budget or goal (entries carried over by a migration
     # may only name the latter).
     (ledger_entries, lambda keys: by_household(ledger_entries.c.household_id)(keys)

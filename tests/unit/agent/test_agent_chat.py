@@ -68,7 +68,7 @@ TOOL_ERRORS = {
     "validation error": (call("recordSpend", {**SPEND, "amount": {"amount": "duzentos", "currency": "BRL"}}, "c1"),
                          "amount"),
     "missing argument": (call("recordSpend", {"expense": "Mercado", "operationId": "op-1"}, "c1"), "period"),
-    "unknown argument": (call("recordSpend", {**SPEND, "paidBy": "Ana"}, "c1"), "paidBy"),
+    "unknown argument": (call("recordSpend", {**SPEND, "receipt": "nota"}, "c1"), "receipt"),
     "unknown tool": (call("deleteEverything", {"confirm": True}, "c1"), "deleteEverything"),
     "malformed JSON": (raw_call("recordSpend", '{"expense": "Mercado", "amount": ', "c1"), "JSON"),
 }

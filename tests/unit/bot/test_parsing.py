@@ -12,12 +12,14 @@ from hypothesis import strategies as st
 
 from bot.commands import catalog
 from bot.commands.parsing import (
+    SENDER,
     AdjustCommand,
     CommandUsageError,
     ContributionCommand,
     ExpenseCommand,
     GoalCommand,
     SpendCommand,
+    acerto,
     aporte,
     arquivar,
     despesa,
@@ -26,9 +28,12 @@ from bot.commands.parsing import (
     parse_ajuste,
     parse_aporte,
     parse_despesa,
+    parse_divisao,
     parse_gasto,
     parse_meta,
+    parse_renda,
     parse_resumo,
+    pix,
     renomear,
 )
 from domain.reading import Amount
@@ -208,8 +213,10 @@ def test_the_usage_reply_reads_as_the_contract_shows() -> None:
     with pytest.raises(CommandUsageError) as raised:
         parse_gasto("")
 
+    # Contract §6's form, with §9's "por <membro>" and "pessoal" after it (issue 23).
     assert str(raised.value) == (
-        "Não entendi. Use: /gasto <valor> <despesa> [AAAA-MM]\nEx.: /gasto 37,90 mercado"
+        "Não entendi. Use: /gasto <valor> <despesa> [AAAA-MM] [por <membro>] [pessoal]\n"
+        "Ex.: /gasto 37,90 mercado"
     )
 
 
@@ -223,6 +230,11 @@ def test_every_usage_example_is_itself_understood() -> None:
         "resumo": parse_resumo,
         "renomear": lambda text: renomear(text, date(2026, 6, 15), "BRL"),
         "arquivar": lambda text: arquivar(text, date(2026, 6, 15), "BRL"),
+        "renda": parse_renda,
+        "divisao": parse_divisao,
+        "acerto": lambda text: acerto(text, date(2026, 6, 15), "BRL"),
+        "pix": lambda text: pix(text, date(2026, 6, 15), "BRL"),
+        "saldo": parse_resumo,
     }
     assert {c.name for c in catalog.COMMANDS if c.writes} < set(parsers)
     for command, parse in parsers.items():
@@ -298,7 +310,8 @@ def test_the_tool_calls_of_r1k_commands_carry_a_thousand_reais() -> None:
     assert despesa("Academia R$1k dia 10", today, "EUR") == (
         "registerExpense", {"name": "Academia", "expected": thousand, "billingDay": 10})
     assert gasto("R$1k mercado", today, "EUR") == (
-        "recordSpend", {"expense": "mercado", "period": "2026-06", "amount": thousand})
+        "recordSpend", {"expense": "mercado", "period": "2026-06", "amount": thousand, "paidBy": SENDER,
+                        "shared": True})
     assert aporte("1k viagem", today, "BRL")[1]["amount"] == thousand
     assert meta("Reserva 1k", today, "BRL")[1]["target"] == thousand
 

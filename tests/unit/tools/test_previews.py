@@ -38,6 +38,14 @@ from domain.tools.membership import (
     LeavePreview,
 )
 from domain.tools.registry import BY_NAME, TOOLS, household_tools, read_preview
+from domain.tools.sharing import (
+    PixKeyPreview,
+    RulePart,
+    RuleView,
+    SetPixKeyTool,
+    SettlementPreview,
+    SplitPreview,
+)
 from domain.tools.statements import AsideLine, ImportGroup, ImportPreview
 from domain.tools.undo import UndoPreview
 from tests.fakes.storage import InMemoryStorage
@@ -99,6 +107,19 @@ SAMPLES: dict[str, tuple[Preview, dict[str, Any]]] = {
          "unmatched": [{"date": "2026-06-03", "amount": brl_json("-45.00"), "description": "Loja X"}],
          "credits": [{"date": "2026-06-04", "amount": brl_json("-200"), "description": "Estorno"}],
          "skipped": 2}),
+    "settleUp": (
+        SettlementPreview("Bruno", "Ana", brl("50"), brl("80"), brl("30")),
+        {"debtor": "Bruno", "creditor": "Ana", "amount": brl_json("50"), "debt": brl_json("80"),
+         "remaining": brl_json("30")}),
+    "setSplit": (
+        SplitPreview(RuleView("fixed", (RulePart("Ana", "m-ana", Decimal("60")),
+                                        RulePart("Bruno", "m-bruno", Decimal("40")))), RuleView("equal")),
+        {"rule": {"kind": "fixed", "parts": [{"member": "Ana", "memberId": "m-ana", "percent": Decimal("60")},
+                                             {"member": "Bruno", "memberId": "m-bruno", "percent": Decimal("40")}]},
+         "oldRule": {"kind": "equal", "parts": []}}),
+    "setPixKey": (
+        PixKeyPreview("Bruno", "email", "bruno@example.com"),
+        {"member": "Bruno", "kind": "email", "key": "bruno@example.com"}),
     "joinHousehold": (JoinPreview("Carla"), {"name": "Carla"}),
     "leaveHousehold": (LeavePreview("Bruno"), {"name": "Bruno"}),
     "eraseHousehold": (ErasePreview("Casa da Ana"), {"household": "Casa da Ana"}),
@@ -199,7 +220,7 @@ async def test_the_toolbox_builds_the_registered_tools_in_the_registrys_order() 
                                goals=InMemoryGoalRepository(), operations=InMemoryOperationLog(),
                                statement_imports=InMemoryStatementImports(), ledger=InMemoryLedger())
     # Without the bot's storage (households, member links, eraser), all but the bot's own operations.
-    bots_own = {JoinHouseholdTool.name, LeaveHouseholdTool.name, EraseHouseholdTool.name}
+    bots_own = {JoinHouseholdTool.name, LeaveHouseholdTool.name, EraseHouseholdTool.name, SetPixKeyTool.name}
     tools = household_tools(binding)
     assert [tool.name for tool in tools] == [t.name for t in TOOLS if t.name not in bots_own]
     for tool in tools:
