@@ -61,11 +61,25 @@ class Load:
         self.written: dict[int, Decimal] = {}
         self.presses = 0
         self.messages = 0
+        self.redeliveries = 0
 
     async def post(self, update: dict[str, Any]) -> None:
-        worker = random.choice(self.workers)
-        response = await self.client.post(worker.webhook_url, json=update, headers={SECRET_HEADER: SECRET})
-        self.statuses.append(response.status_code)
+        """Posts the update as Telegram does: a delivery the connection lost before an answer is
+        delivered again (the inbox takes each update_id once, so a second delivery is harmless)."""
+        for attempt in range(3):
+            worker = random.choice(self.workers)
+            try:
+                response = await self.client.post(worker.webhook_url, json=update,
+                                                  headers={SECRET_HEADER: SECRET})
+            except (httpx.ReadError, httpx.RemoteProtocolError):
+                # A kept-alive connection the server closed as the request went out (a loaded
+                # machine stalls the client's loop past the keep-alive): redeliver.
+                if attempt == 2:
+                    raise
+                self.redeliveries += 1
+                continue
+            self.statuses.append(response.status_code)
+            return
 
     async def say(self, chat: int, who: Any, text: str) -> None:
         self.messages += 1
