@@ -39,6 +39,7 @@ CASES = {
     26: "a stranger's /entrar confirmed by themselves",
     27: "/apagar racing a confirmation on another worker",
     28: "↩️ Desfazer and its undo pressed twice, on several workers, and redelivered",
+    29: "50 spends (26 paid by Ana, 24 by Bruno) and 10 acertos confirmed at once from 2 workers",
 }
 
 

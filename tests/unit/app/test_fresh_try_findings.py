@@ -1,6 +1,6 @@
 """What a new user tripped on in a fresh try (issue 26), each finding as it was typed, over the
 same service Telegram and the console use. The console's own findings (6, 12, 15, 16, 17) are in
-test_console.py; the typing indicator (8) in tests/unit/bot/test_thinking.py."""
+tests/unit/bot/test_console.py; the typing indicator (8) in tests/unit/bot/test_thinking.py."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from domain.money import Money, Period
 from tests.fakes.posting import PostingService
 from tests.fakes.scripted_model import ScriptedModel, call, say
 from tests.fakes.storage import InMemoryStorage
-from tests.unit.bot.test_household_service import admitted
+from tests.unit.app.test_household_service import admitted
 
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 CHAT = -1001

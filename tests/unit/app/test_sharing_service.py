@@ -16,7 +16,7 @@ from domain.money import Money
 from domain.sharing.pix import fields_of
 from tests.fakes.posting import PostingService
 from tests.fakes.storage import InMemoryStorage
-from tests.unit.bot.test_household_service import (
+from tests.unit.app.test_household_service import (
     ANA,
     BRUNO,
     CARLA,

@@ -15,7 +15,7 @@ from domain.ledger import EntryKind, LedgerEntry
 from domain.money import Money, Period
 from tests.fakes.posting import PostingService
 from tests.fakes.storage import InMemoryStorage
-from tests.unit.bot.test_household_service import (
+from tests.unit.app.test_household_service import (
     ANA,
     BRUNO,
     CHAT,

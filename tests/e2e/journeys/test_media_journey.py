@@ -30,7 +30,7 @@ from tests.fakes.llm_server import FakeLLMServer, text, tool_calls
 from tests.fakes.telegram_api import FakeTelegramAPI, media_update
 
 CHAT = -1004000000001
-SAMPLES = Path(__file__).parent.parent / "samples" / "statements"
+SAMPLES = Path(__file__).parents[2] / "samples" / "statements"
 CONFIRMED = "✅ Confirmado."
 ALREADY = "Essa operação já foi confirmada."
 
