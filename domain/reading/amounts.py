@@ -1,19 +1,11 @@
-"""The one reader of amounts, months, days and dates, as people (and the models that copy them)
-write them, and still exactly.
-
-The commands (bot/commands/parsing.py keeps only their token work), the model's tool arguments
-(domain/tools) and any later reader of free text all read through here, so "37,90",
-"R$ 1.234,56", "2 mil", "1,5k", "R$1k", "50 reais", "37.90", "novembro", "mês passado",
-"05/2026" or "15/06/2026" mean the same wherever they are written. Each reader returns the exact
-value or raises a `DomainError` whose message is a pt-BR sentence naming what was written: a
-person reads it in the chat, the model reads it back as a tool result. Never a float: a JSON
-number arrives as the Decimal of its literal and stays exact.
-"""
+"""Amounts and currencies as people (and the models that copy them) write them, read exactly:
+"37,90", "R$ 1.234,56", "2 mil", "1,5k", "R$1k", "50 reais", "37.90". Never a float: a JSON number
+arrives as the Decimal of its literal and stays exact. Each reader returns the exact value or
+raises a `DomainError` whose message is a pt-BR sentence naming what was written."""
 
 from __future__ import annotations
 
 import re
-from datetime import MAXYEAR, MINYEAR, date
 from decimal import Decimal, InvalidOperation
 from typing import Final, NamedTuple
 
@@ -29,25 +21,11 @@ from domain.errors import (
     AmountProblem,
     InvalidAmount,
     InvalidArgument,
-    InvalidDate,
     InvalidMoney,
-    InvalidPeriod,
     shown,
 )
-from domain.money import MAX_MAGNITUDE, Period, minor_units
+from domain.money import MAX_MAGNITUDE, minor_units
 from domain.text import fold
-
-__all__ = [
-    "CENTS",
-    "Amount",
-    "currency_of",
-    "is_multiplier",
-    "read_amount",
-    "read_currency",
-    "read_date",
-    "read_day",
-    "read_period",
-]
 
 LOCALE: Final = "pt_BR"
 CENTS: Final = 2
@@ -353,109 +331,3 @@ def _as_digits(raw: str) -> str:
     if value.is_finite() and 0 < value < MAX_MAGNITUDE and value == value.to_integral_value():
         return f", como {format_decimal(value, locale=LOCALE)}"
     return ", como 1.000"
-
-
-# --------------------------------------------------------------------------- months
-
-_MONTHS: Final = {name: number for number, names in enumerate((
-    ("janeiro", "jan"), ("fevereiro", "fev"), ("marco", "mar"), ("abril", "abr"), ("maio", "mai"),
-    ("junho", "jun"), ("julho", "jul"), ("agosto", "ago"), ("setembro", "set"), ("outubro", "out"),
-    ("novembro", "nov"), ("dezembro", "dez")), start=1) for name in names}
-_RELATIVE: Final = {
-    **dict.fromkeys(("este mes", "esse mes", "mes atual", "neste mes", "nesse mes"), 0),
-    **dict.fromkeys(("mes passado", "ultimo mes", "mes anterior"), -1),
-    **dict.fromkeys(("mes que vem", "proximo mes"), 1)}
-_ISO_MONTH: Final = re.compile(r"([0-9]{4})-([0-9]{1,2})")
-_BR_MONTH: Final = re.compile(r"([0-9]{1,2})/([0-9]{4})")
-_ISO_DATE: Final = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
-_BR_DATE: Final = re.compile(r"([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})")
-_NAMED_MONTH: Final = re.compile(r"([a-z]+)\.?(?:(?:\s+de\s+|\s*/\s*|\s+)(.+))?")
-_YEAR: Final = re.compile(r"[0-9]{4}")
-
-
-def read_period(value: object, today: date | None = None) -> str:
-    """A month, always "YYYY-MM", from "2026-05", "2026-5", "05/2026", a whole date whose month is
-    meant ("2026-05-03", "03/05/2026"), a month's name or abbreviation with or without its year
-    ("março", "mar", "dezembro de 2025", "Março 2026", "mar/2026") or "este mês", "mês passado",
-    "mês que vem". A name without its year is the latest such month not after this one; it and
-    the relative months need `today` (without it they are refused, asking for the year)."""
-    raw = " ".join(value.split()) if isinstance(value, str) else str(value)
-    text = fold(raw) if isinstance(value, str) else ""
-    for pattern, year_at, month_at in ((_ISO_MONTH, 1, 2), (_BR_MONTH, 2, 1)):
-        found = pattern.fullmatch(text)
-        if found:
-            return _month(int(found[year_at]), int(found[month_at]), raw)
-    if _ISO_DATE.fullmatch(text) or _BR_DATE.fullmatch(text):
-        try:
-            day = read_date(text)
-        except InvalidDate:
-            raise InvalidPeriod(f"Mês inválido: “{shown(raw)}” não é uma data que existe.") from None
-        return str(Period.of(day))
-    if text in _RELATIVE:
-        return str(Period.of(_today(today, raw)).plus(_RELATIVE[text]))
-    named = _NAMED_MONTH.fullmatch(text)
-    if named and named[1] in _MONTHS:
-        month = _MONTHS[named[1]]
-        if named[2] is None:
-            now = _today(today, raw)
-            return _month(now.year if month <= now.month else now.year - 1, month, raw)
-        if _YEAR.fullmatch(named[2]):
-            return _month(int(named[2]), month, raw)
-        raise InvalidPeriod(f"Não entendi o ano em “{shown(raw)}”; escreva, por exemplo, dezembro "
-                            "de 2025 ou 2025-12.")
-    raise InvalidPeriod(f"Mês inválido: “{shown(raw)}”. Use AAAA-MM, como 2026-05, ou o nome do "
-                        "mês, como maio de 2026.")
-
-
-def _today(today: date | None, raw: str) -> date:
-    if today is None:
-        raise InvalidPeriod(f"Mês inválido: “{shown(raw)}”: diga o mês com o ano, como maio de 2026, "
-                            "ou AAAA-MM, como 2026-05.")
-    return today
-
-
-def _month(year: int, month: int, raw: str) -> str:
-    if not 1 <= month <= 12:
-        raise InvalidPeriod(f"Mês inválido: “{shown(raw)}”: o mês vai de 01 a 12, como 2026-05.")
-    if not MINYEAR <= year <= MAXYEAR:
-        raise InvalidPeriod(f"Ano inválido em “{shown(raw)}”. Use AAAA-MM, como 2026-05.")
-    return str(Period(year, month))
-
-
-# --------------------------------------------------------------------------- days and dates
-
-_DAY: Final = re.compile(r"[0-9]{1,2}")
-
-
-def read_day(value: object) -> int:
-    """A day of the month, 1 to 31, from "10", "05" or 10; InvalidDate naming anything else."""
-    raw = value.strip() if isinstance(value, str) else str(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        day = value
-    elif isinstance(value, str) and _DAY.fullmatch(raw):
-        day = int(raw)
-    else:
-        day = 0
-    if not 1 <= day <= 31:
-        raise InvalidDate(f"Dia inválido: “{shown(raw)}”. Use um dia de 1 a 31.")
-    return day
-
-
-def read_date(value: object, what: str = "Data") -> date:
-    """A date from ISO "2026-06-15" or as in Brazil "15/06/2026" (also "1/6/2026"). `what` names it
-    in the refusal ("Prazo", "Data do aporte")."""
-    raw = value.strip() if isinstance(value, str) else str(value)
-    label = "" if what == "Data" else f"{what}: "
-    iso = _ISO_DATE.fullmatch(raw) if isinstance(value, str) else None
-    brazilian = _BR_DATE.fullmatch(raw) if isinstance(value, str) else None
-    if iso:
-        parts = (iso[1], iso[2], iso[3])
-    elif brazilian:
-        parts = (brazilian[3], brazilian[2], brazilian[1])
-    else:
-        raise InvalidDate(f"{label}“{shown(raw)}” não é uma data. Use AAAA-MM-DD ou DD/MM/AAAA, "
-                          "como 2028-06-01.")
-    try:
-        return date(int(parts[0]), int(parts[1]), int(parts[2]))
-    except ValueError:
-        raise InvalidDate(f"{label}“{shown(raw)}” não é uma data que existe.") from None

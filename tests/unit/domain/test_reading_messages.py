@@ -1,0 +1,103 @@
+"""The one reader on whole messages: the words of a day, numbers in words, and everything a
+message says of money and time (domain/reading)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from domain.errors import InvalidDate
+from domain.money import Period
+from domain.reading import day_named, read_date, read_period
+from domain.reading.message import scan
+from domain.reading.spelled import spelled_at
+
+WEDNESDAY = date(2026, 6, 17)
+
+
+@pytest.mark.parametrize(("words", "day"), [
+    ("hoje", date(2026, 6, 17)), ("hj", date(2026, 6, 17)), ("ontem", date(2026, 6, 16)),
+    ("anteontem", date(2026, 6, 15)), ("antes de ontem", date(2026, 6, 15)),
+    ("semana passada", date(2026, 6, 10)), ("sexta", date(2026, 6, 12)),
+    ("na segunda-feira", date(2026, 6, 15)), ("quarta", date(2026, 6, 17)),
+    ("quarta passada", date(2026, 6, 10)), ("segunda da semana passada", date(2026, 6, 8)),
+    ("dia 5", date(2026, 6, 5)), ("no dia 20", date(2026, 5, 20)), ("dia 20 de maio", date(2026, 5, 20)),
+    ("15/06", date(2026, 6, 15)), ("20/06", date(2025, 6, 20)),
+])
+def test_the_words_of_a_day_are_read_back_from_the_day_they_were_written(words: str, day: date) -> None:
+    assert day_named(words, WEDNESDAY) == day
+
+
+def test_words_that_name_no_day_are_none_and_a_day_31_skips_the_months_without_one() -> None:
+    assert day_named("mercado", WEDNESDAY) is None
+    assert day_named("ontem", None) is None
+    assert day_named("dia 31", date(2026, 6, 17)) == date(2026, 5, 31)
+    assert day_named("dia 31", date(2026, 3, 10)) == date(2026, 1, 31)  # February has none
+
+
+def test_ontem_on_the_first_of_the_month_is_the_month_before() -> None:
+    assert read_period("ontem", date(2026, 7, 1)) == "2026-06"
+    assert read_period("anteontem", date(2026, 1, 1)) == "2025-12"
+
+
+def test_a_tool_date_may_be_words_when_the_day_it_was_written_is_known() -> None:
+    assert read_date("ontem", today=WEDNESDAY) == date(2026, 6, 16)
+    assert read_date("2026-06-01", today=WEDNESDAY) == date(2026, 6, 1)
+    with pytest.raises(InvalidDate, match="ontem, dia 5"):
+        read_date("quando deu", today=WEDNESDAY)
+    with pytest.raises(InvalidDate):
+        read_date("ontem")  # without the day it was written, words are not a date
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("cem", 100), ("duzentos e cinquenta", 250), ("mil e duzentos", 1200),
+    ("dois mil e quinhentos", 2500), ("cento e vinte e três", 123), ("2 mil e quinhentos", 2500),
+    ("um milhão", 1_000_000),
+])
+def test_numbers_in_words_are_read_exactly(text: str, value: int) -> None:
+    read = spelled_at(text.split(), 0)
+    assert read is not None and read.value == Decimal(value) and read.end == len(text.split())
+
+
+def test_vinte_trinta_is_two_numbers_not_fifty() -> None:
+    read = spelled_at(["vinte", "trinta"], 0)
+    assert read is not None and read.value == 20 and read.end == 1
+
+
+@pytest.mark.parametrize(("text", "amounts"), [
+    ("gastei 37,90 no mercado hj", [("37.90", None)]),
+    ("fiz a compra do mês: 1.234,56 no supermercado", [("1234.56", None)]),
+    ("paguei duzentos e cinquenta de gasolina", [("250", None)]),
+    ("anota aí: 1,2k de mercado", [("1200", None)]),
+    ("cem reais de farmácia", [("100", "BRL")]),
+    ("veterinário do Thor deu 350 conto", [("350", "BRL")]),
+    ("registra R$ 200 a mais", [("200", "BRL")]),
+    ("R$1k mercado", [("1000", "BRL")]),
+    ("6 mil euros pra lua de mel", [("6000", "EUR")]),
+    ("comprei 2 pizzas por 80", [("2", None), ("80", None)]),
+    ("nós dois pagamos 50", [("50", None)]),  # "dois" alone is no amount
+])
+def test_a_message_shows_every_amount_it_writes(text: str, amounts: list[tuple[str, str | None]]) -> None:
+    found = scan(text, today=WEDNESDAY).amounts
+    assert [(f"{f.value:f}", f.amount.currency) for f in found] == amounts
+
+
+def test_days_months_percentages_and_installments_are_not_amounts() -> None:
+    said = scan("dia 5 paguei 12% a mais em 10x, 15/06/2026 e em dezembro", today=WEDNESDAY)
+    assert said.amounts == ()
+    assert [said.tokens[i].text for i in said.strays] == ["12%", "10x"]
+    assert said.days() == {date(2026, 6, 5), date(2026, 6, 15)}
+    assert said.months() == {Period(2026, 6), Period(2025, 12)}
+
+
+def test_a_message_shows_the_currencies_it_names_but_not_words_that_look_like_codes() -> None:
+    assert scan("comprei 300 euros pra viagem").currencies == {"EUR"}
+    assert scan("meta de US$ 8.000").currencies == {"USD"}
+    assert scan("paguei o par de tênis, 200").currencies == frozenset()  # "par" is a word
+
+
+def test_marco_is_march_only_when_it_is_written_as_a_month() -> None:
+    assert scan("o Marco pagou 50", today=WEDNESDAY).months() == set()
+    assert scan("aportei 1.500 em março", today=WEDNESDAY).months() == {Period(2026, 3)}
