@@ -11,10 +11,11 @@ from __future__ import annotations
 import copy
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from types import MappingProxyType
 from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
 from pydantic import (
@@ -47,6 +48,7 @@ from domain.operations.receipts import ToolReceipt
 from domain.ports import BudgetRepository, GoalRepository, HouseholdEraser, HouseholdRepository, MemberLinks
 from domain.reading import read_amount, read_currency, read_date
 from domain.statements import StatementImports
+from domain.tools.grounding import Ground, Intent
 
 MAX_CONFLICT_RETRIES = 5
 
@@ -223,6 +225,10 @@ class Tool(ABC, Generic[A]):
     offered: ClassVar[bool] = True
     # The argument that names who paid, filled with the member speaking when the model omits it.
     speaker_argument: ClassVar[str | None] = None
+    # The arguments taken from the member's words rather than the model's (domain.tools.grounding),
+    # and what a message must say for this tool to be proposed.
+    grounded: ClassVar[Mapping[str, Ground]] = MappingProxyType({})
+    intent: ClassVar[Intent | None] = None
     reading: Reading = Reading()
 
     @classmethod
@@ -374,6 +380,10 @@ class WriteTool(Tool[W]):
         """Who and what the ledger entries of this confirmation belong to."""
         return Stamp(args.operation_id, self.name, confirmed_by=confirmed_by,
                      scope=getattr(self.operations, "scope", None))
+
+    async def check(self, args: W) -> None:
+        """Every check the write would run, on a loaded copy: nothing is proposed or written."""
+        await self._stage(await self.resolve(args))
 
     def arguments_for(self, operation: Operation) -> W:
         """The stored arguments of a pending operation, ready to run again."""

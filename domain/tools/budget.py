@@ -29,6 +29,7 @@ from domain.tools.base import (
     WriteTool,
     missing,
 )
+from domain.tools.grounding import Ground, Intent, grounds
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,8 @@ class RecordSpendTool(_BudgetWriteTool):
         "Money spent on an existing expense in a month."
     )
     args_model = RecordSpendArgs
+    grounded = grounds(amount=Ground.MONEY, period=Ground.MONTH)
+    intent = Intent.SPEND
 
     def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
         return with_month(self, arguments)
@@ -222,6 +225,7 @@ class RegisterExpenseTool(_BudgetWriteTool):
         "A new monthly expense, not in the list yet."
     )
     args_model = RegisterExpenseArgs
+    grounded = grounds(expected=Ground.MONEY)
 
     async def register_expense(self, *, name: str, expected: dict[str, Any], operation_id: str,
                                category: str | None = None, billing_day: int | None = None,
@@ -255,6 +259,8 @@ class AdjustExpenseTool(_BudgetWriteTool):
         "Change an existing expense's expected monthly amount."
     )
     args_model = AdjustExpenseArgs
+    grounded = grounds(newExpected=Ground.COMPUTED)
+    intent = Intent.CHANGE
 
     async def adjust_expense(self, *, expense: str, new_expected: dict[str, Any], operation_id: str,
                              confirm: bool = False) -> ToolReceipt:
@@ -287,6 +293,7 @@ class SetIncomeTool(_BudgetWriteTool):
         "Set the household's monthly income."
     )
     args_model = SetIncomeArgs
+    grounded = grounds(amount=Ground.MONEY)
 
     async def set_income(self, *, amount: dict[str, Any], operation_id: str, member: str | None = None,
                          confirm: bool = False) -> ToolReceipt:
@@ -317,6 +324,7 @@ class BudgetStatusTool(ReadTool[BudgetStatusArgs]):
     name = "budgetStatus"
     description = "Spending per expense in a month, with totals."
     args_model = BudgetStatusArgs
+    grounded = grounds(period=Ground.MONTH)
 
     def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
         return with_month(self, arguments)

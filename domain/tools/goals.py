@@ -32,6 +32,7 @@ from domain.tools.base import (
     parse_date,
 )
 from domain.tools.budget import positive
+from domain.tools.grounding import Ground, grounds
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,7 @@ class ContributeToGoalTool(WriteTool[ContributeArgs]):
         "Record a member's contribution to a savings goal."
     )
     args_model = ContributeArgs
+    grounded = grounds(amount=Ground.MONEY, date=Ground.DAY)
     preview_type = ContributionPreview
     speaker_argument = "paidBy"
 
@@ -188,6 +190,7 @@ class CreateGoalTool(WriteTool[CreateGoalArgs]):
         "Create a savings goal."
     )
     args_model = CreateGoalArgs
+    grounded = grounds(target=Ground.MONEY)
     preview_type = GoalPreview
 
     def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -302,6 +305,7 @@ class FeasibilityTool(ReadTool[FeasibilityArgs]):
         "Can we afford a goal: an existing one, or a target + deadline?"
     )
     args_model = FeasibilityArgs
+    grounded = grounds(target=Ground.COMPUTED)
 
     def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
         return with_date(arguments, "deadline", "Prazo")

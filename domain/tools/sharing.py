@@ -39,6 +39,7 @@ from domain.tools.base import (
     money_dict,
 )
 from domain.tools.budget import positive
+from domain.tools.grounding import Ground, grounds
 
 
 class NothingOwed(DomainError):
@@ -79,6 +80,7 @@ class SettleUpTool(WriteTool[SettleUpArgs]):
     name = "settleUp"
     description = "Acerto: a member pays back a debt."
     args_model = SettleUpArgs
+    grounded = grounds(amount=Ground.MONEY)
     preview_type = SettlementPreview
     speaker_argument = "speaker"
 

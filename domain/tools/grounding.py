@@ -1,0 +1,280 @@
+"""The model's arguments, grounded in what the members wrote (issue 25).
+
+A weak model copies the household's euro goal onto "89,90", takes "ontem" on the 1st as this
+month, invents an amount nobody said, or reads "paguei o aluguel" as a new expected amount. Where
+the tool can tell from the words, it decides, not the model:
+
+- a currency nobody wrote is the household's (or the one currency the member did write);
+- a month or a day comes from the member's words, read against the day they wrote
+  ("ontem", "mês passado", "em outubro", "dia 5"), and is this month or today when they say none;
+- an amount nobody wrote is a question for the member, not a preview;
+- an expected amount changes only on words that change it ("subiu", "passa a ser", "vai pra");
+- a question is answered, never turned into a write.
+
+A tool lists its grounded arguments in `grounded` and what a message must say for it in `intent`.
+Only proposals are grounded: a confirmation repeats its preview's arguments as they were.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from enum import StrEnum
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any, Final
+
+from pydantic.alias_generators import to_snake
+
+from domain.errors import DomainError
+from domain.money import Period
+from domain.reading.amounts import read_amount
+from domain.reading.message import Scan, When, scan
+from domain.text import fold
+
+
+class Ground(StrEnum):
+    MONEY = "money"      # the amount was written by a member; its currency too, or the household's
+    COMPUTED = "computed"  # money the model may compute ("diminui 50" -> 150): only its currency
+    MONTH = "month"      # "YYYY-MM" from the member's words, this month when they say none
+    DAY = "day"          # a date from the member's words, today when they say none
+
+
+class Intent(StrEnum):
+    CHANGE = "change"  # an expected amount changes: the words must say so
+    SPEND = "spend"    # money was spent: not a message that only changes an expected amount
+
+
+def grounds(**kinds: Ground) -> Mapping[str, Ground]:
+    """A tool's grounded arguments by their model-facing (camelCase) names."""
+    return MappingProxyType(kinds)
+
+
+class NotWritten(DomainError):
+    """An argument the members never wrote (the model should ask)."""
+
+
+class NotAsked(DomainError):
+    """A write the message does not ask for (a question, a spend read as a change)."""
+
+
+QUESTION_OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "qual", "quais", "como",
+                                     "quando", "onde", "sera", "qnto", "qto", "qnt"})
+_CAN_WE: Final = re.compile(r"^(?:e\s+)?(?:ai\s+)?(?:da|dá|daria|conseguimos|consigo|consegue|vamos conseguir)"
+                            r"\b.*\?\s*$", re.IGNORECASE | re.DOTALL)
+_CHANGE: Final = re.compile(
+    r"\b(?:subiu|sobe|subir|suba|aument\w*|diminu\w*|baix\w*|reajust\w*|atualiz\w*|mud\w*|passa\s+a|agora|"
+    r"cobra\w*|custa\w*|"
+    r"passou\s+a|passa\s+pra|agora\s+[eé]|(?:vai|foi|vai\s+ser|fica|ficou|ficar)\s+(?:pra|para)|"
+    r"pode\s+ser|previst\w*|orcamento|orçamento|limite|ajust\w*|corrig\w*|(?:pra|para)\s+(?:r\$\s*)?[0-9])",
+    re.IGNORECASE)
+_SPENT: Final = re.compile(
+    r"\b(?:gast\w*|pagu?\w*|compr\w*|lanc\w*|lanç\w*|anot\w*|registr\w*|veio|vieram|deu|custou|saiu|"
+    r"foi\s+de|foram)\b", re.IGNORECASE)
+_SPEAKER: Final = re.compile(r"^\[[^\]]{1,80}\]\s*")
+
+
+@dataclass(frozen=True)
+class Said:
+    """What the members wrote: this message, then their earlier ones, newest first; the day it was
+    written and the household's currency (None: no currency is grounded)."""
+
+    text: str
+    today: date
+    currency: str | None = None
+    earlier: tuple[str, ...] = ()
+    _scans: dict[int, Scan] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, text: str, today: date, currency: str | None, history: Sequence[Mapping[str, Any]] = (),
+           *, earlier_turns: int = 3) -> Said:
+        """From the conversation's messages: the members' ones (role "user"), without the
+        "[Ana] " the chat puts before each."""
+        earlier = [_SPEAKER.sub("", str(m.get("content") or "")) for m in reversed(history)
+                   if m.get("role") == "user" and isinstance(m.get("content"), str)]
+        return cls(text, today, currency, tuple(earlier[:earlier_turns]))
+
+    def scanned(self, index: int) -> Scan:
+        """Message `index`: 0 is this one, 1 the one before, …"""
+        if index not in self._scans:
+            self._scans[index] = scan(self.messages[index], today=self.today)
+        return self._scans[index]
+
+    @cached_property
+    def messages(self) -> tuple[str, ...]:
+        return (self.text, *self.earlier)
+
+    def where(self, value: Decimal) -> int | None:
+        """The newest message that writes `value`, or several amounts that add up to it ("eu ganho
+        7 mil e o Rafa 5.500": 12.500), or None."""
+        for index in range(len(self.messages)):
+            found = self.scanned(index)
+            if found.has_amount(value) or (len(found.amounts) > 1 and sum(a.value for a in found.amounts) == value):
+                return index
+        return None
+
+    def is_question(self) -> bool:
+        """Whether the whole message asks ("quanto falta pra Amsterdam?", "dá pra juntar 5 mil até
+        dezembro?"); one that asks and then tells ("quanto sobrou? e gastei 200") is not."""
+        text = self.text.strip()
+        if "?" in text and text.rsplit("?", 1)[1].strip(" .!,)😅🤔"):
+            return False
+        words = fold(text).split()
+        return bool(words) and (words[0].strip("?,.!") in QUESTION_OPENERS or bool(_CAN_WE.match(text)))
+
+
+@dataclass(frozen=True)
+class Grounded:
+    """The arguments with the grounded ones taken from the words, and why the words do not support
+    the call (None: they do). The caller runs the tool's own checks first, so an unknown name is
+    named before the amount is asked about."""
+
+    arguments: dict[str, Any]
+    refusal: DomainError | None = None
+
+
+def ground(grounded: Mapping[str, Ground], intent: Intent | None, arguments: dict[str, Any], said: Said,
+           *, writes: bool) -> Grounded:
+    """`arguments` (as the model sent them, camelCase) grounded in `said`; with NotWritten or
+    NotAsked as the refusal when the words do not support the call."""
+    try:
+        if writes:
+            _check_intent(intent, said)
+        return Grounded(_grounded(grounded, arguments, said, writes=writes))
+    except (NotWritten, NotAsked) as refusal:
+        try:
+            return Grounded(_grounded(grounded, arguments, said, writes=False), refusal)
+        except DomainError:
+            return Grounded(arguments, refusal)
+
+
+def _grounded(grounded: Mapping[str, Ground], arguments: dict[str, Any], said: Said, *,
+              writes: bool) -> dict[str, Any]:
+    grounded_arguments = dict(arguments)
+    money_at: int | None = None
+    for name, kind in grounded.items():
+        key = _key(arguments, name)
+        if kind in (Ground.MONEY, Ground.COMPUTED) and _given(arguments, key):
+            grounded_arguments[key], found_at = _money(arguments[key], kind, said, writes=writes, key=name)
+            money_at = found_at if money_at is None else money_at
+    for name, kind in grounded.items():
+        key = _key(arguments, name)
+        if kind is Ground.MONTH:
+            grounded_arguments[key] = _month(arguments.get(key), said, money_at)
+        elif kind is Ground.DAY:
+            grounded_arguments[key] = _day(arguments.get(key), said, money_at)
+    return grounded_arguments
+
+
+def _key(arguments: Mapping[str, Any], name: str) -> str:
+    """The key the model used: camelCase ("newExpected") or the snake_case it may also send."""
+    snake = to_snake(name)
+    return snake if snake in arguments and name not in arguments else name
+
+
+def _given(arguments: Mapping[str, Any], key: str) -> bool:
+    value = arguments.get(key)
+    return value is not None and not (isinstance(value, str) and not value.strip())
+
+
+def _check_intent(intent: Intent | None, said: Said) -> None:
+    if said.is_question():
+        raise NotAsked("A mensagem é uma pergunta: responda com uma ferramenta de consulta "
+                       "(budgetStatus, goalStatus, balance, checkFeasibility); nada foi proposto.")
+    if intent is Intent.CHANGE and not any(_CHANGE.search(text) for text in said.messages[:2]):
+        raise NotAsked("Nada na mensagem pede mudar o valor previsto (subiu, aumentou, passa a ser, "
+                       "agora é, vai pra). Um gasto ou uma conta paga é recordSpend.")
+    if intent is Intent.SPEND and _CHANGE.search(said.text) and not _SPENT.search(said.text) \
+            and len(said.scanned(0).amounts) <= 1:
+        raise NotAsked("A mensagem muda um valor previsto (adjustExpense), não registra um gasto.")
+
+
+def _money(value: Any, kind: Ground, said: Said, *, writes: bool, key: str) -> tuple[Any, int | None]:
+    """The money argument with its currency grounded, and the message that wrote its amount."""
+    raw = value.get("amount") if isinstance(value, dict) else value
+    given = value.get("currency") if isinstance(value, dict) else None
+    try:
+        amount, written = read_amount(raw)
+    except DomainError:
+        return value, None  # the tool names what is wrong with it
+    at = said.where(abs(amount))
+    if at is None and kind is Ground.MONEY and writes:
+        raise NotWritten(f"{key}: {amount:f} não está no que o membro escreveu; pergunte o valor antes "
+                         "de propor.")
+    if said.currency is None:
+        return value, at
+    codes = said.scanned(at if at is not None else 0).currencies
+    model_code = written or (given.strip().upper() if isinstance(given, str) and given.strip() else None)
+    if model_code is not None and (model_code in codes or _written_as_is(model_code, said, at)):
+        currency = model_code  # the tool checks it (an unknown code is refused naming it)
+    elif len(codes) == 1:
+        currency = next(iter(codes))
+    else:
+        currency = said.currency if not codes or said.currency in codes else model_code or said.currency
+    return {"amount": f"{amount:f}", "currency": currency}, at
+
+
+def _written_as_is(code: str, said: Said, at: int | None) -> bool:
+    """A currency the member wrote as the model sends it, even one no reader knows ("10 XYZ")."""
+    return code.casefold() in said.scanned(at if at is not None else 0).words
+
+
+def _month(value: Any, said: Said, money_at: int | None) -> Any:
+    """The month the words point back to ("ontem", "mês passado", "em outubro"); the model's (or
+    the tool's default, this month) when they say none, or only "now" ("hoje", "esse mês")."""
+    for index in _where_time_is(money_at):
+        months = {when.month for when in _back(said, index)}
+        if len(months) == 1:
+            return str(next(iter(months)))
+        if months:
+            return value  # several months written: the model's pick (the tool reads it)
+    return value
+
+
+def _day(value: Any, said: Said, money_at: int | None) -> Any:
+    """The day the words point back to ("ontem", "sexta", "dia 5"), or a day of the month they
+    name ("em março": the model's day when it is in March, else the 1st); else the model's."""
+    for index in _where_time_is(money_at):
+        whens = _back(said, index)
+        days = {when.day for when in whens if when.day is not None}
+        months = {when.month for when in whens}
+        if len(days) == 1:
+            return next(iter(days)).isoformat()
+        if len(months) == 1 and not days:
+            month = next(iter(months))
+            chosen = _as_date(value)
+            if chosen is not None and Period.of(chosen) == month:
+                return value
+            return (said.today if month == Period.of(said.today) else date(month.year, month.month, 1)).isoformat()
+        if whens:
+            return value
+    return value
+
+
+def _back(said: Said, index: int) -> list[When]:
+    """The days and months message `index` names, except those that only mean now: "hoje", "essa
+    semana", "esse mês" are what a model already takes, and a test's scripted one may not."""
+    today = Period.of(said.today)
+    return [when for when in said.scanned(index).whens
+            if not (when.day == said.today or (when.day is None and when.month == today)
+                    or (when.day is not None and when.month == today and _is_now(said, index, when)))]
+
+
+def _is_now(said: Said, index: int, when: When) -> bool:
+    words = said.scanned(index).words[when.first:when.last + 1]
+    return "semana" in words and "passada" not in words
+
+
+def _where_time_is(money_at: int | None) -> list[int]:
+    """This message first; then the one that wrote the amount, when it is an earlier one."""
+    return [0] if not money_at else [0, money_at]
+
+
+def _as_date(value: Any) -> date | None:
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError:
+        return None
