@@ -12,8 +12,9 @@ from bot.app.ports import Storage
 from bot.app.proposals import Proposals
 from bot.texts import guide, messages
 from domain.agent.chat import DEFAULT_HISTORY_TURNS, AgentChat, AgentReply
-from domain.agent.model import LanguageModel
+from domain.agent.model import FailureKind, LanguageModel
 from domain.agent.prompt import system_prompt
+from domain.agent.reader import SpendReader
 from domain.agent.working_memory import working_memory
 from domain.operations.receipts import ToolReceipt
 
@@ -44,20 +45,22 @@ class Conversation:
         if member is None:
             return await self.chats.outsider(chat_id, speaker)
         model = model or self.model
-        if model is None:
-            return [Reply(guide.no_model_text())]
+        budget = await self.storage.budgets.load(context.link.budget_id, periods=())
+        goals = await self.storage.goals.list(context.link.household_id, history=False)
+        today = self.chats.today()
         chat = AgentChat.create(
             model, context.tools, failure_note=guide.without_model_note(), operations=context.operations,
             conversations=self.storage.conversations, conversation_id=scope(chat_id),
-            history_turns=DEFAULT_HISTORY_TURNS, system_prompt=await self._prompt(context),
+            history_turns=DEFAULT_HISTORY_TURNS, system_prompt=system_prompt(),
+            # The commonest spends need no model (contract §9); the rest goes to it with what the
+            # message is about.
+            reader=SpendReader.of(context.household, budget, goals, today).read,
+            memory=lambda said: working_memory(context.household, budget, goals, today, said),
         )
         reply = await chat.send(text, sender=member.name, attachments=attachments)
+        if reply.failure is FailureKind.NOT_CONFIGURED:
+            return [Reply(guide.no_model_text())]
         return await self._outcomes(context, reply)
-
-    async def _prompt(self, context: ChatContext) -> str:
-        budget = await self.storage.budgets.load(context.link.budget_id, periods=())
-        goals = await self.storage.goals.list(context.link.household_id, history=False)
-        return system_prompt(working_memory(context.household, budget, goals, self.chats.today()))
 
     async def _outcomes(self, context: ChatContext, reply: AgentReply) -> list[Outcome]:
         outcomes: list[Outcome] = [Reply(reply.text)] if reply.text.strip() else []

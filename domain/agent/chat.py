@@ -20,6 +20,7 @@ from domain.operations.receipts import ToolReceipt
 from domain.text import fold
 from domain.tools.base import Tool, WriteArgs, WriteTool, compact_json
 from domain.tools.confirmer import Confirmer
+from domain.tools.grounding import Said, ground
 
 __all__ = ["AgentChat", "AgentReply", "LanguageModel", "ToolCall"]
 
@@ -65,6 +66,12 @@ class ToolCall:
     result: ToolReceipt | dict[str, Any] | None = None
     error: str | None = None
     call_id: str = ""
+    source: str = "model"  # or READER: made by the free-text reader, with no model request
+
+
+READER = "reader"
+# Reads a member's message with no model: the calls it certainly means, or None (the model's turn).
+Reader = Callable[[str], Sequence[Mapping[str, Any]] | None]
 
 
 @dataclass
@@ -82,10 +89,12 @@ class AgentReply:
 class AgentChat:
     def __init__(
         self,
-        model: LanguageModel,
+        model: LanguageModel | None,
         tools: Iterable[Tool],
         *,
         system_prompt: str | Callable[[], str] = "",
+        reader: Reader | None = None,
+        memory: Callable[[str], str] | None = None,
         failure_note: str = FAILURE_NOTE,
         conversations: ConversationStore | None = None,
         conversation_id: str = "default",
@@ -108,9 +117,11 @@ class AgentChat:
         self.max_steps = max_steps
         self.history_turns = history_turns
         self.history_tokens = history_tokens
+        self.reader = reader
+        self.memory = memory
 
     @classmethod
-    def create(cls, model: LanguageModel, tools: list[Tool], **options: Any) -> AgentChat:
+    def create(cls, model: LanguageModel | None, tools: list[Tool], **options: Any) -> AgentChat:
         return cls(model, tools, **options)
 
     def schemas(self) -> list[dict[str, Any]]:
@@ -127,19 +138,31 @@ class AgentChat:
         `attachments` are extra content parts (an image) the model sees with this message only:
         the stored conversation keeps `text` alone, never an image's bytes."""
         user: Message = {"role": "user", "content": f"[{sender}] {text}" if sender else text}
-        shown = with_attachments(user, attachments)
+        proposed_now: set[str] = set()
+        if self.reader is not None and not attachments:
+            read = await self._read(user, text, sender, proposed_now)
+            if read is not None:
+                return read
+        if self.model is None:  # nothing stored: without a model the message had no answer
+            return AgentReply(text=failure_reply(FailureKind.NOT_CONFIGURED, self.failure_note),
+                              failure=FailureKind.NOT_CONFIGURED)
+        model = self.model
+        memory = self.memory(text) if self.memory is not None else ""
+        # The working memory rides on this message only, after the stable prefix (the rules, the
+        # tools, the history), so a provider's or llama.cpp's prompt cache keeps hitting.
+        shown = with_attachments({**user, "content": f"{memory}\n\n{user['content']}"} if memory else user,
+                                 attachments)
         history = window(await self.conversations.recent(self.conversation_id, self.history_turns),
                          self.history_tokens)
         prompt = self.system_prompt()
         messages: list[Message] = ([{"role": "system", "content": prompt}] if prompt else []) + history
         new: list[Message] = [user]
         reply = AgentReply(text="")
-        proposed_now: set[str] = set()
         schemas = self.schemas()
         ran_tools = False
         for step in range(self.max_steps):
             try:
-                answer = check_answer(await self.model.complete([*messages, shown, *new[1:]], schemas))
+                answer = check_answer(await model.complete([*messages, shown, *new[1:]], schemas))
             except ModelFailure as failure:
                 log.warning("model failure: %s", failure.kind.value)
                 reply.text, reply.failure = failure_reply(failure.kind, self.failure_note), failure.kind
@@ -166,7 +189,9 @@ class AgentChat:
                 break
             calls = []
             for raw in answer["tool_calls"]:
-                call = await self._run_tool(raw, proposed_now, sender)
+                # A photo's amounts are in the picture, not in the words: nothing to ground them in.
+                call = await self._run_tool(raw, proposed_now, sender, said=None if attachments else text,
+                                            earlier=history)
                 calls.append(call)
                 content = compact_json(call.result) if call.error is None else json.dumps(
                     {"error": call.error}, ensure_ascii=False)
@@ -190,8 +215,32 @@ class AgentChat:
         await self.conversations.append(self.conversation_id, new)
         return reply
 
-    async def _run_tool(self, raw: dict[str, Any], proposed_now: set[str],
-                        sender: str | None) -> ToolCall:
+    async def _read(self, user: Message, text: str, sender: str | None,
+                    proposed_now: set[str]) -> AgentReply | None:
+        """The free-text reader's turn (contract §9): its calls run exactly as the model's would,
+        and the message and its previews enter the conversation, so a later "não, era 40" reads
+        them. None when the reader is not sure, or a call it made was refused: the model's turn."""
+        assert self.reader is not None
+        read = self.reader(text)
+        if not read:
+            return None
+        raw_calls = [{"id": f"{READER}_{i}", "type": "function",
+                      "function": {"name": str(call["name"]),
+                                   "arguments": json.dumps(call["arguments"], ensure_ascii=False)}}
+                     for i, call in enumerate(read)]
+        calls = [await self._run_tool(raw, proposed_now, sender, said=text) for raw in raw_calls]
+        if not all(is_proposal(call) for call in calls):
+            return None
+        new: list[Message] = [user, {"role": "assistant", "content": None, "tool_calls": raw_calls}]
+        for call in calls:
+            call.source = READER
+            new.append({"role": "tool", "tool_call_id": call.call_id, "content": compact_json(call.result)})
+        new.append({"role": "assistant", "content": PREVIEWS_SENT})
+        await self.conversations.append(self.conversation_id, new)
+        return AgentReply(text="", tool_calls=calls)
+
+    async def _run_tool(self, raw: dict[str, Any], proposed_now: set[str], sender: str | None, *,
+                        said: str | None = None, earlier: Sequence[Message] = ()) -> ToolCall:
         function = raw.get("function") or {}
         call = ToolCall(name=str(function.get("name", "")), args={}, call_id=str(raw.get("id", "")))
         try:
@@ -209,9 +258,20 @@ class AgentChat:
             call.error = f"Ferramenta desconhecida: {call.name}. Use: {offered}."
             return call
         parsed = with_speaker(tool, parsed, await self._speaker_of(tool, parsed, sender))
+        refusal: DomainError | None = None
+        if said is not None and tool.grounded and parsed.get("confirm") is not True:
+            # A proposal's amounts, currencies, months and days come from the members' words
+            # (domain.tools.grounding); a confirmation repeats its preview's arguments as they were.
+            grounded = ground(tool.grounded, tool.intent, parsed,
+                              Said.of(said, tool.reading.today(), tool.reading.currency, earlier),
+                              writes=isinstance(tool, WriteTool))
+            parsed, refusal = grounded.arguments, grounded.refusal
         if isinstance(tool, WriteTool) and not (parsed.get("operationId") or parsed.get("operation_id")):
             parsed = {**parsed, "operationId": MINTED}  # _scoped derives the real one
         try:
+            if isinstance(tool, WriteTool) and refusal is not None:
+                await tool.check(tool.parse(parsed))  # the tool's own refusal names more: it goes first
+                raise refusal
             if isinstance(tool, WriteTool):
                 args = await self._scoped(tool, tool.parse(parsed))
                 # A member must speak between a preview and its confirmation (contract rule 8).

@@ -1,18 +1,28 @@
-"""A compact picture of the household for the model: who, what expenses, which goals, when.
+"""A compact picture of the household for the model: who, which expenses and goals, when.
 
-Compact on purpose: it rides along on every model call. Amounts in the household's currency are
-written bare; what was spent is left to `budgetStatus`, which the model calls when asked.
+It rides along on every model call, so it holds what the message is about: the expenses and goals
+it names (by name or alias, or a near spelling: "acdemia"), in full, and only the names of the
+rest, which the model can ask about with `budgetStatus` and `goalStatus`. What was spent is left to
+`budgetStatus`. Amounts in the household's currency are written bare.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import date
+from difflib import SequenceMatcher
+from typing import Final
 
-from domain.budget import Budget
+from domain.budget import Budget, RecurringExpense
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
+from domain.reading.message import tokens_of
+from domain.text import fold
+
+WEEKDAYS: Final = ("segunda", "terça", "quarta", "quinta", "sexta", "sábado", "domingo")
+NEAR: Final = 0.8  # difflib's ratio from which a word is taken as a misspelt name ("acdemia")
+_SHORTEST_NEAR: Final = 4  # shorter words are only taken as written
 
 
 def _amount(money: Money, home: str) -> str:
@@ -20,29 +30,83 @@ def _amount(money: Money, home: str) -> str:
     return plain.split(" ", 1)[1] if money.currency == home else plain
 
 
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(fold(token.text) for token in tokens_of(text))
+
+
+def mentions(message: Sequence[str], names: Iterable[str]) -> bool:
+    """Whether the message's words hold one of `names` (folded, as whole words), or a word spelt
+    nearly as a one-word name, or a goal's distinctive word ("Amsterdam" of "Amsterdam Setembro")."""
+    for name in names:
+        phrase = _words(name)
+        if not phrase:
+            continue
+        for start in range(len(message) - len(phrase) + 1):
+            if tuple(message[start:start + len(phrase)]) == phrase:
+                return True
+        for word in phrase:
+            if len(word) < _SHORTEST_NEAR or word.isdigit():
+                continue
+            if any(len(w) >= _SHORTEST_NEAR and (w == word or SequenceMatcher(None, w, word).ratio() >= NEAR)
+                   for w in message):
+                return True
+    return False
+
+
 def working_memory(household: Household, budget: Budget | None, goals: Iterable[Goal],
-                   today: date) -> str:
+                   today: date, message: str | None = None) -> str:
+    """The household for the model; with `message`, in full only what that message names."""
     home = household.currency
+    said = _words(message) if message is not None else None
     lines = [
-        f"Today {today.isoformat()}, month {Period.of(today)}. Household {household.name}; "
-        f"amounts without currency are {home}.",
+        f"Today {today.isoformat()} ({WEEKDAYS[today.weekday()]}), month {Period.of(today)}. "
+        f"Household {household.name}; amounts without currency are {home}.",
         "Members: " + (", ".join(m.name for m in household.members) or "none"),
     ]
     if budget is not None:
         if budget.income is not None:
             lines.append(f"Income: {_amount(budget.income, home)}")
-        expenses = [
-            f"{e.name}" + (f" ({'/'.join(e.aliases)})" if e.aliases else "") + f" {_amount(e.expected, home)}"
-            for e in budget.active_expenses()
-        ]
-        lines.append("Expenses (name (aliases) expected): " + ("; ".join(expenses) or "none"))
-    described = []
-    for g in goals:
-        if g.archived:
-            continue
-        saved = "+".join(m.plain() for m in g.saved_by_currency().values()) or "0"
-        deadline = f"by {g.deadline.isoformat()}" if g.deadline else "no deadline"
-        described.append(f"{g.name}: {g.target.plain()} {deadline}, saved {saved}, "
-                         f"{'/'.join(m.name for m in g.members)}")
-    lines.append("Goals: " + ("; ".join(described) or "none"))
+        lines.extend(_expenses(budget.active_expenses(), said, home))
+    lines.extend(_goals([g for g in goals if not g.archived], said))
     return "\n".join(lines)
+
+
+def _expense(expense: RecurringExpense, home: str) -> str:
+    aliases = f" ({'/'.join(expense.aliases)})" if expense.aliases else ""
+    return f"{expense.name}{aliases} {_amount(expense.expected, home)}"
+
+
+def _expenses(expenses: list[RecurringExpense], said: Sequence[str] | None, home: str) -> list[str]:
+    if said is None:
+        described = [_expense(e, home) for e in expenses]
+        return ["Expenses (name (aliases) expected): " + ("; ".join(described) or "none")]
+    named = [e for e in expenses if mentions(said, (e.name, *e.aliases))]
+    others = [e.name for e in expenses if e not in named]
+    lines = []
+    if named:
+        lines.append("Expenses named (name (aliases) expected): " + "; ".join(_expense(e, home) for e in named))
+    lines.append(("Other expenses: " if named else "Expenses: ") + (", ".join(others) or "none"))
+    return lines
+
+
+def _goal(goal: Goal) -> str:
+    saved = "+".join(m.plain() for m in goal.saved_by_currency().values()) or "0"
+    deadline = f"by {goal.deadline.isoformat()}" if goal.deadline else "no deadline"
+    return f"{goal.name}: {goal.target.plain()} {deadline}, saved {saved}, {'/'.join(m.name for m in goal.members)}"
+
+
+def _distinctive(name: str) -> list[str]:
+    """A goal's words that name it on their own ("Amsterdam" of "Amsterdam Setembro/2026")."""
+    return [word for word in name.replace("/", " ").split() if len(word) >= _SHORTEST_NEAR and not word.isdigit()]
+
+
+def _goals(goals: list[Goal], said: Sequence[str] | None) -> list[str]:
+    if said is None:
+        return ["Goals: " + ("; ".join(_goal(g) for g in goals) or "none")]
+    named = [g for g in goals if mentions(said, [g.name, *_distinctive(g.name)])]
+    others = [g.name for g in goals if g not in named]
+    lines = []
+    if named:
+        lines.append("Goals named: " + "; ".join(_goal(g) for g in named))
+    lines.append(("Other goals: " if named else "Goals: ") + (", ".join(others) or "none"))
+    return lines

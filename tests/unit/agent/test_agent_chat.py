@@ -313,7 +313,7 @@ async def test_the_system_prompt_carries_the_working_memory_of_the_household() -
     system = model.requests[0].messages[0]
     assert system["role"] == "system"
     assert system["content"].endswith(memory)
-    assert "Today 2026-06-15, month 2026-06." in memory
+    assert "Today 2026-06-15 (segunda), month 2026-06." in memory
     assert "amounts without currency are BRL" in memory
     assert "Members: Ana, Bruno" in memory
     assert "Mercado (supermercado) 1500; Água 180.5" in memory
@@ -327,7 +327,47 @@ def test_working_memory_of_an_empty_household_says_so() -> None:
 
     memory = working_memory(household, Budget.create("BRL"), [], date(2026, 1, 31))
 
-    assert "Today 2026-01-31, month 2026-01." in memory
+    assert "Today 2026-01-31 (sábado), month 2026-01." in memory
     assert "Members: none" in memory
     assert "Expenses (name (aliases) expected): none" in memory
     assert "Goals: none" in memory
+
+
+def test_a_messages_working_memory_holds_in_full_only_the_expenses_and_goals_it_names() -> None:
+    household = Household.create("Ana e Bruno", "BRL", id="h1")
+    ana, bruno = household.add_member("Ana"), household.add_member("Bruno")
+    budget = Budget.create("BRL", id=BUDGET_ID)
+    budget.register("Mercado", brl(1500), aliases=["supermercado"])
+    budget.register("Academia", brl(200), aliases=["Smart Fit"])
+    budget.register("Luz", brl(220), aliases=["conta de luz", "Enel"])
+    goals = [Goal.create("Amsterdam Setembro/2026", Money.of(6000, "EUR"), members=[ana, bruno],
+                         created_at=date(2026, 6, 1), deadline=date(2026, 9, 1)),
+             Goal.create("Carro novo", brl(40000), members=[ana, bruno], created_at=date(2026, 6, 1))]
+    today = date(2026, 6, 15)
+
+    spend = working_memory(household, budget, goals, today, "paguei 45 de aula extra na acdemia")
+    goal = working_memory(household, budget, goals, today, "aporta 200 na amsterdam")
+    alias = working_memory(household, budget, goals, today, "a enel veio 231,40")
+
+    assert "Expenses named (name (aliases) expected): Academia (Smart Fit) 200" in spend  # a near spelling
+    assert "Other expenses: Mercado, Luz" in spend and "supermercado" not in spend
+    assert "Goals: Amsterdam Setembro/2026, Carro novo" in spend and "EUR 6000" not in spend
+    assert "Goals named: Amsterdam Setembro/2026: EUR 6000 by 2026-09-01, saved 0, Ana/Bruno" in goal
+    assert "Other goals: Carro novo" in goal and "Expenses: Mercado, Academia, Luz" in goal
+    assert "Luz (conta de luz/Enel) 220" in alias
+    assert len(spend) < len(working_memory(household, budget, goals, today))
+
+
+async def test_the_working_memory_rides_on_the_message_after_a_system_prompt_that_never_changes() -> None:
+    model = ScriptedModel(say("Oi!"), say("Oi de novo!"))
+    chat = AgentChat.create(model, [], system_prompt="RULES", memory=lambda text: f"memory of {text}")
+
+    await chat.send("oi", sender="Ana")
+    await chat.send("tudo bem?", sender="Bruno")
+
+    first, second = model.requests
+    assert first.messages[0] == second.messages[0] == {"role": "system", "content": "RULES"}
+    assert first.messages[-1] == {"role": "user", "content": "memory of oi\n\n[Ana] oi"}
+    # The history keeps the members' words alone: the prefix of the next request is unchanged.
+    assert second.messages[1] == {"role": "user", "content": "[Ana] oi"}
+    assert second.messages[-1] == {"role": "user", "content": "memory of tudo bem?\n\n[Bruno] tudo bem?"}

@@ -24,6 +24,7 @@ from bot.telegram.keyboards import callback_data
 from bot.telegram.sending import SERVICE
 from bot.texts import guide, messages
 from domain.agent.model import FailureKind
+from domain.agent.prompt import system_prompt
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
@@ -849,7 +850,7 @@ async def test_the_model_cannot_confirm_a_preview_that_was_never_posted(
     await with_mercado(service)
     writes = saves(storage)
 
-    await HouseholdService.talk(service, CHAT, ANA, "gastei 37,90 no mercado")  # never posted
+    await HouseholdService.talk(service, CHAT, ANA, "acho que gastei 37,90 no mercado")  # never posted
     reply = await HouseholdService.talk(service, CHAT, BRUNO, "ué, deu erro? confirma aí")
 
     assert saves(storage) == writes
@@ -906,11 +907,13 @@ async def test_a_members_text_reaches_the_model_with_the_sender_and_the_working_
     assert outcomes == [Reply("Oi, Bruno!")]
     [request] = model.requests
     system, user = request.messages[0], request.messages[-1]
-    assert system["role"] == "system"
-    assert "Ana, Bruno" in system["content"]
-    assert "Mercado" in system["content"]
-    assert "2026-06-15" in system["content"]
-    assert user == {"role": "user", "content": "[Bruno] oi"}
+    # The rules first, the same for every message (a stable prefix for prompt caches); the
+    # household's working memory rides on the member's message.
+    assert system == {"role": "system", "content": system_prompt()}
+    assert user["role"] == "user" and user["content"].endswith("\n\n[Bruno] oi")
+    assert "Ana, Bruno" in user["content"]
+    assert "Mercado" in user["content"]
+    assert "2026-06-15" in user["content"]
     assert {t["function"]["name"] for t in request.tools} >= {"recordSpend", "budgetStatus", "createGoal"}
 
 
@@ -923,7 +926,7 @@ async def test_a_preview_made_by_the_model_comes_back_as_a_preview(
     await with_mercado(service)
     writes = saves(storage)
 
-    outcomes = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
+    outcomes = await service.talk(CHAT, ANA, "acho que gastei 37,90 no mercado")
 
     assert len(outcomes) == 2 and len(model.requests) == 1
     reply, preview = outcomes
@@ -960,7 +963,7 @@ async def test_confirmation_through_the_model_edits_the_posted_preview(
     model = ScriptedModel(call("recordSpend", spend_args()))
     service = agent(storage, clock, model)
     await with_mercado(service)
-    [preview] = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
+    [preview] = await service.talk(CHAT, ANA, "acho que gastei 37,90 no mercado")
     assert isinstance(preview, Preview)
     await service.preview_posted(CHAT, preview.operation_id, 77)
     writes = saves(storage)
@@ -978,8 +981,8 @@ async def test_confirmation_through_the_model_edits_the_posted_preview(
     assert await actual(storage, "Mercado") == Decimal("37.90")
     # the model saw the earlier turn and who confirmed
     contents = model.requests[-2].contents
-    assert "[Ana] gastei 37,90 no mercado" in contents
-    assert contents[-1] == "[Bruno] pode confirmar"
+    assert "[Ana] acho que gastei 37,90 no mercado" in contents
+    assert contents[-1].endswith("\n\n[Bruno] pode confirmar")
 
 
 async def test_a_preview_made_by_the_model_is_confirmed_by_its_button(
@@ -987,7 +990,7 @@ async def test_a_preview_made_by_the_model_is_confirmed_by_its_button(
     model = ScriptedModel(call("recordSpend", spend_args()))
     service = agent(storage, clock, model)
     await with_mercado(service)
-    [preview] = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
+    [preview] = await service.talk(CHAT, ANA, "acho que gastei 37,90 no mercado")
     assert isinstance(preview, Preview)
 
     result = await service.press(CHAT, BRUNO.user_id, *ok(preview))
@@ -1060,7 +1063,7 @@ async def test_a_model_failure_gives_a_portuguese_reply_and_writes_nothing(
     proposed.clear()
     writes = saves(storage)
 
-    text = only_reply(await service.talk(CHAT, ANA, "gastei 37,90 no mercado"))
+    text = only_reply(await service.talk(CHAT, ANA, "acho que gastei 37,90 no mercado"))
 
     assert "Não consegui falar com o modelo de linguagem" in text
     assert "Nada foi registrado" in text
@@ -1078,7 +1081,7 @@ async def test_a_model_failure_after_a_preview_still_shows_the_preview_and_write
     await with_mercado(service)
     writes = saves(storage)
 
-    outcomes = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
+    outcomes = await service.talk(CHAT, ANA, "acho que gastei 37,90 no mercado")
 
     assert [type(o) for o in outcomes] == [Reply, Preview]
     assert "demorou demais" in outcomes[0].text  # type: ignore[union-attr]
@@ -1136,3 +1139,52 @@ async def test_a_command_processed_again_after_a_crash_does_not_propose_twice(
     assert posted_again == []
     await service.press(CHAT, ANA.user_id, *ok(first))
     assert await actual(storage, "Mercado") == Decimal("10")
+
+
+# --------------------------------------------------------------------------- the free-text reader
+
+
+async def test_without_a_model_a_common_spend_in_free_text_gets_the_same_preview_as_gasto(
+        service: HouseholdService) -> None:
+    await with_mercado(service)
+
+    [read] = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
+    [command] = await service.command(CHAT, ANA, "gasto", "37,90 mercado")
+
+    assert isinstance(read, Preview) and isinstance(command, Preview)
+    assert read.text == command.text
+    assert "Pago por Ana" in read.text
+
+
+async def test_a_spend_the_reader_takes_is_confirmed_by_its_button_and_written_once(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await with_mercado(service)
+    [preview] = await service.talk(CHAT, BRUNO, "paguei 120 no mercado ontem")
+    assert isinstance(preview, Preview)
+
+    first = await service.press(CHAT, ANA.user_id, *ok(preview))
+    again = await service.press(CHAT, BRUNO.user_id, *ok(preview))
+
+    assert first.edit is not None and "R$ 120,00" in first.edit.text
+    assert again.edit is None or "R$ 120,00" in again.edit.text
+    assert await actual(storage, "Mercado") == Decimal(120)
+
+
+async def test_with_a_model_configured_the_reader_still_answers_first_and_the_model_is_not_asked(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel()  # any request would fail: its script is empty
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+
+    [preview] = await service.talk(CHAT, ANA, "mercado 25")
+
+    assert isinstance(preview, Preview) and "R$ 25,00" in preview.text
+    assert model.requests == []
+
+
+async def test_without_a_model_what_the_reader_does_not_take_still_gets_the_hint(service: HouseholdService) -> None:
+    await with_mercado(service)
+
+    text = only_reply(await service.talk(CHAT, ANA, "o mercado subiu pra 1.800"))
+
+    assert text == guide.no_model_text()

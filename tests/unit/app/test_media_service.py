@@ -111,14 +111,24 @@ def spend(amount: str, expense: str = "Farmácia") -> dict[str, object]:
 
 async def test_a_voice_note_is_shown_as_heard_and_goes_to_the_agent_as_the_members_text(storage: InMemoryStorage) -> None:
     model = ScriptedModel(call("recordSpend", spend("180")), say("Confirma?"))
-    heard = FakeTranscriber("amor, paguei 180 na farmácia")
+    heard = FakeTranscriber("amor, acho que paguei 180 na farmácia")
     media = await household(storage, model, heard)
     outcomes = await media.voice(CHAT, ANA, Downloads(b"OggS...").incoming("voice.ogg"), duration=4)
-    assert isinstance(outcomes[0], Reply) and outcomes[0].text == "🎤 amor, paguei 180 na farmácia"
+    assert isinstance(outcomes[0], Reply) and outcomes[0].text == "🎤 amor, acho que paguei 180 na farmácia"
     assert isinstance(outcomes[-1], Preview)
     assert heard.heard == [(b"OggS...", "voice.ogg")]
-    assert model.requests[0].messages[-1]["content"] == "[Ana] amor, paguei 180 na farmácia"
+    assert model.requests[0].messages[-1]["content"].endswith("\n\n[Ana] amor, acho que paguei 180 na farmácia")
     assert await actual(storage, "Farmácia") == Money.zero("BRL")
+
+
+async def test_a_voice_note_in_a_common_spend_form_is_previewed_by_the_reader_with_no_model_request(
+        storage: InMemoryStorage) -> None:
+    model = ScriptedModel()
+    media = await household(storage, model, FakeTranscriber("amor, paguei 180 na farmácia"))
+    outcomes = await media.voice(CHAT, ANA, Downloads(b"OggS...").incoming("voice.ogg"), duration=4)
+    assert isinstance(outcomes[0], Reply) and outcomes[0].text == "🎤 amor, paguei 180 na farmácia"
+    assert isinstance(outcomes[-1], Preview) and "R$ 180,00" in outcomes[-1].text
+    assert model.requests == []
 
 
 async def test_audio_over_five_minutes_or_20_mb_is_refused_before_any_download(storage: InMemoryStorage) -> None:
@@ -163,7 +173,7 @@ async def test_a_photo_goes_to_the_model_scaled_down_as_an_image_part_and_the_hi
     outcomes = await media.photo(CHAT, ANA, Downloads(jpeg(4000, 3000)).incoming("photo.jpg"), "mercado de ontem")
     assert isinstance(outcomes[-1], Preview)
     content = model.requests[0].messages[-1]["content"]
-    assert content[0] == {"type": "text", "text": "[Ana] 📷 (foto) mercado de ontem"}
+    assert content[0]["type"] == "text" and content[0]["text"].endswith("\n\n[Ana] 📷 (foto) mercado de ontem")
     assert "Pix" in content[1]["text"]
     url = content[2]["image_url"]["url"]
     assert url.startswith("data:image/jpeg;base64,")

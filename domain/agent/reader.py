@@ -1,0 +1,250 @@
+"""The free-text reader: the commonest spend messages understood with no model at all.
+
+"gastei 37,90 no mercado", "paguei 120 de luz ontem", "mercado 25", "uber 23,50 pro aeroporto",
+"o Bruno pagou 80 de farmácia", "gastei 50 no mercado e 30 na farmácia": when the amount and
+exactly one expense (by name or alias) are certain, the reader makes the very `recordSpend` call
+the model would make, and `AgentChat` runs it as one, before and instead of any model request
+(contract §9). Anything it is not sure of — a question, a change of an expected amount, a goal, a
+correction, a second number, an unknown name, another currency — it leaves to the model, or to the
+usual hint when there is none. It never guesses: a wrong preview is worse than a model request.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Final
+
+from domain.budget import Budget
+from domain.goals import Goal
+from domain.household import Household, Member
+from domain.money import Period
+from domain.reading.message import Found, Scan, scan, tokens_of
+from domain.text import fold
+
+RECORD_SPEND: Final = "recordSpend"
+
+# Words that make a message something other than a plain spend, or a spend the reader cannot be
+# sure of: each sends the message to the model. Folded (no accents); a word ending in "*" is a prefix.
+_NOT_A_PLAIN_SPEND: Final = tuple(["subiu", "sobe", "subir", "aumentou", "aumenta", "aumentar", "aumento", "diminui", "diminuiu", "diminuir", "baixou", "baixa", "baixar", "reajust*", "atualiz*", "mudou", "muda", "mudar", "mude", "passa", "passou", "agora", "previsto", "prevista", "orcamento", "mensal", "mensalidade", "todo", "toda", "cadastr*", "cria", "criar", "crie", "nova", "despesa", "despesas", "registrar", "meta", "metas", "aport*", "guardei", "guardar", "guardamos", "juntei", "juntar", "juntamos", "poupei", "poupar", "poupanca", "acert*", "pix", "devo", "deve", "devem", "devendo", "transferi", "mandei", "empresta*", "emprestei", "renda", "salario", "recebi", "ganhei", "rendimento", "divid*", "metade", "cada", "nao", "nem", "errado", "errada", "era", "ops", "corrig*", "cancel*", "desfaz*", "desfazer", "apaga*", "apagar", "tira", "tirar", "remove*", "estorn*", "reembols*", "devolv*", "volta", "voltou", "cartao", "credito", "parcel*", "vezes", "fatura", "vai", "vamos", "vou", "vai", "iremos", "quero", "queria", "queremos", "preciso", "precisamos", "devemos", "planej*", "prever", "se", "caso", "talvez", "acho", "estimo", "deveria", "seria", "uns", "umas", "aproximadamente", "tipo", "cerca", "quase", "total", "sem", "quanto", "quanta", "quantos", "quantas", "qual", "quais", "como", "quando", "onde", "porque", "pq", "sera"])
+_QUESTION_OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "qual", "quais",
+                                      "como", "quando", "onde", "porque", "pq", "sera", "da", "dá"})
+_PAID: Final = frozenset({"pagou", "paga", "pagaram"})
+_PAID_BY: Final = re.compile(r"^pag[oa]\s+(?:pel[oa]|por)$")
+_PERSONAL: Final = frozenset({"pessoal", "particular"})
+_SELF: Final = frozenset({"eu", "mim", "me", "meu", "minha"})
+_MINE: Final = frozenset({"meu", "minha", "meus", "minhas"})
+_JOINERS: Final = frozenset({"e", "mais", "tambem", "tb", "+"})
+_CHANGE_TO: Final = frozenset({"pra", "para"})
+_MIN_GOAL_WORD: Final = 5
+MAX_SPENDS: Final = 5
+MAX_TEXT: Final = 300  # characters: a longer message is more than a spend
+
+
+@dataclass(frozen=True)
+class _Match:
+    expense: str  # its name
+    first: int
+    last: int
+
+
+@dataclass(frozen=True)
+class SpendReader:
+    """What the reader knows of the household when a message arrives: its currency, members,
+    active expenses (names and aliases), goals (whose names send a message to the model) and the
+    day the message was written, in the household's time zone."""
+
+    currency: str
+    members: tuple[Member, ...]
+    expenses: tuple[tuple[str, tuple[str, ...]], ...]
+    goal_words: frozenset[str]
+    today: date
+
+    @classmethod
+    def of(cls, household: Household, budget: Budget | None, goals: Iterable[Goal], today: date) -> SpendReader:
+        expenses = tuple((e.name, (e.name, *e.aliases)) for e in budget.active_expenses()) if budget else ()
+        expense_words = {word for _, names in expenses for name in names for word in _words(name)}
+        goal_words = frozenset(
+            word for goal in goals if not goal.archived for word in _words(goal.name)
+            if len(word) >= _MIN_GOAL_WORD and not word.isdigit() and word not in expense_words)
+        return cls(household.currency, tuple(household.members), expenses, goal_words, today)
+
+    def read(self, text: str) -> list[dict[str, Any]] | None:
+        """The recordSpend calls `text` certainly means (one per spend), or None."""
+        if not text or len(text) > MAX_TEXT or "?" in text or "\n" in text.strip():
+            return None
+        said = scan(text, today=self.today)
+        words = said.words
+        if not words or words[0] in _QUESTION_OPENERS:
+            return None
+        matches = self._expenses_in(words)
+        if not matches:
+            return None
+        named = self._named(words)
+        # An expense's name with digits ("99", "Celular 2") is a name, not an amount.
+        amounts = [a for a in said.amounts if not named & set(range(a.first, a.last + 1))]
+        if len(amounts) != len(matches) or len(amounts) > MAX_SPENDS:
+            return None
+        if any(i not in named for i in said.strays) or any(not self._home(found) for found in amounts):
+            return None
+        if any(a.first > 0 and words[a.first - 1] in _CHANGE_TO for a in amounts):
+            return None  # "foi pra 120", "subiu pra 2.750": a new expected amount, not a spend
+        if any(code != self.currency for code in said.currencies):
+            return None
+        period = self._period(said)
+        if period is None:
+            return None
+        covered = named | {i for a in amounts for i in range(a.first, a.last + 1)} | {
+            i for when in said.whens for i in range(when.first, when.last + 1)}
+        payer = self._payer(words, covered)
+        if payer is False or payer is True:
+            return None
+        rest = [word for i, word in enumerate(words) if i not in covered]
+        if any(_refused(word) for word in rest) or self._names_a_goal(rest):
+            return None
+        shared = not (any(word in _PERSONAL for word in rest) or _only_mine(words, covered))
+        pairs = _pairs(amounts, matches, said)
+        if pairs is None:
+            return None
+        calls = []
+        for found, match in pairs:
+            arguments: dict[str, Any] = {
+                "expense": match.expense, "period": str(period),
+                "amount": {"amount": f"{found.value:f}", "currency": self.currency}}
+            if payer is not None:
+                arguments["paidBy"] = payer.name
+            if not shared:
+                arguments["shared"] = False
+            calls.append({"name": RECORD_SPEND, "arguments": arguments})
+        return calls
+
+    def _home(self, found: Found) -> bool:
+        return found.amount.currency in (None, self.currency)
+
+    def _expenses_in(self, words: Sequence[str]) -> list[_Match] | None:
+        """Each place an expense's name or alias stands (the longest where they overlap), in order;
+        None when one expense stands in two places, or two expenses in one."""
+        found: list[_Match] = []
+        for name, names in self.expenses:
+            for written in names:
+                phrase = _words(written)
+                if not phrase:
+                    continue
+                for start in range(len(words) - len(phrase) + 1):
+                    if tuple(words[start:start + len(phrase)]) == phrase:
+                        found.append(_Match(name, start, start + len(phrase) - 1))
+        found.sort(key=lambda m: (m.first, -(m.last - m.first)))
+        kept: list[_Match] = []
+        for match in found:
+            if kept and match.first <= kept[-1].last:
+                if match.expense != kept[-1].expense and match.last > kept[-1].last:
+                    return None  # two expenses over the same words
+                continue
+            kept.append(match)
+        distinct: list[_Match] = []
+        for match in kept:  # "o gás acabou, comprei botijão": one expense, named twice
+            if all(match.expense != other.expense for other in distinct):
+                distinct.append(match)
+        if len(distinct) != len(kept) and len(distinct) > 1:
+            return None  # one expense twice among others: which amount is whose is unclear
+        return distinct
+
+    def _named(self, words: Sequence[str]) -> set[int]:
+        """Every word an expense's name or alias takes, wherever it stands."""
+        taken: set[int] = set()
+        for _, names in self.expenses:
+            for written in names:
+                phrase = _words(written)
+                for start in range(len(words) - len(phrase) + 1) if phrase else ():
+                    if tuple(words[start:start + len(phrase)]) == phrase:
+                        taken.update(range(start, start + len(phrase)))
+        return taken
+
+    def _period(self, said: Scan) -> Period | None:
+        months = said.months()
+        if len(months) > 1 or len(said.days()) > 1:
+            return None
+        return next(iter(months)) if months else Period.of(self.today)
+
+    def _payer(self, words: Sequence[str], covered: set[int]) -> Member | bool | None:
+        """Who paid when the message names a member ("o Bruno pagou", "pago pela Ana"): that
+        member; None when it names nobody (the speaker paid); False when it names a member in any
+        other way, or someone who is not one ("o Pedro pagou")."""
+        named: Member | None = None
+        for index, word in enumerate(words):
+            if index in covered:
+                continue
+            member = next((m for m in self.members if fold(m.name) == word), None)
+            if member is None:
+                if word in _PAID and index > 0 and words[index - 1] not in _SELF and index - 1 not in covered \
+                        and not _paid_by_speaker(words, index):
+                    return False  # "o Pedro pagou": not a member the reader knows
+                continue
+            after = words[index + 1] if index + 1 < len(words) else ""
+            before = " ".join(words[max(0, index - 2):index])
+            if after in _PAID or _PAID_BY.match(before):
+                if named is not None and named != member:
+                    return False
+                named = member
+                covered.update({index, index + 1} if after in _PAID else {index, index - 1, index - 2})
+            else:
+                return False
+        return named
+
+    def _names_a_goal(self, rest: Sequence[str]) -> bool:
+        return any(word in self.goal_words for word in rest)
+
+
+def _only_mine(words: Sequence[str], covered: set[int]) -> bool:
+    """ "é só meu", "só minha": the speaker's own spend, kept out of the split."""
+    for index in range(len(words) - 1):
+        if words[index] in ("so", "somente", "apenas") and words[index + 1] in _MINE:
+            covered.update({index, index + 1})
+            return True
+    return False
+
+
+def _paid_by_speaker(words: Sequence[str], index: int) -> bool:
+    return index > 0 and words[index - 1] in _SELF
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(fold(token.text) for token in tokens_of(text))
+
+
+def _refused(word: str) -> bool:
+    for refused in _NOT_A_PLAIN_SPEND:
+        if refused.endswith("*") and word.startswith(refused[:-1]):
+            return True
+        if word == refused:
+            return True
+    return False
+
+
+def _pairs(amounts: Sequence[Found], matches: Sequence[_Match], said: Scan
+           ) -> list[tuple[Found, _Match]] | None:
+    """Each amount with its expense, when they alternate the same way throughout ("50 no mercado e
+    30 na farmácia", "mercado 50, farmácia 30") and a comma or a joining word ("e", "mais") parts
+    each pair from the next; None otherwise."""
+    if len(amounts) == 1:
+        return [(amounts[0], matches[0])]
+    items: list[tuple[int, int, Found | _Match]] = sorted(
+        [(a.first, a.last, a) for a in amounts] + [(m.first, m.last, m) for m in matches],
+        key=lambda item: item[0])
+    amount_first = isinstance(items[0][2], Found)
+    pairs: list[tuple[Found, _Match]] = []
+    for position in range(0, len(items), 2):
+        first, second = items[position][2], items[position + 1][2]
+        if isinstance(first, Found) != amount_first or isinstance(second, Found) == amount_first:
+            return None
+        found, match = (first, second) if isinstance(first, Found) else (second, first)
+        if not isinstance(found, Found) or not isinstance(match, _Match):
+            return None
+        pairs.append((found, match))
+        if position + 2 < len(items):
+            between = said.text[said.tokens[items[position + 1][1]].end:said.tokens[items[position + 2][0]].start]
+            if not (set(between) & set(",;+") or set(_words(between)) & _JOINERS):
+                return None
+    return pairs

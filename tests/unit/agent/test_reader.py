@@ -1,0 +1,178 @@
+"""The free-text reader (domain/agent/reader.py): the commonest spends with no model, and nothing
+it is not sure of (contract §9, issue 25)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from typing import Any
+
+import pytest
+
+from domain.agent.chat import PREVIEWS_SENT, READER, AgentChat
+from domain.agent.model import FailureKind
+from domain.agent.reader import SpendReader
+from domain.budget import Budget
+from domain.goals import Goal
+from domain.household import Household
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
+from domain.ledger import InMemoryLedger
+from domain.money import Money, Period
+from domain.operations.log import InMemoryOperationLog
+from domain.tools.base import HouseholdBinding
+from domain.tools.registry import household_tools
+from tests.fakes.scripted_model import ScriptedModel, call, say
+
+TODAY = date(2026, 7, 1)  # a Wednesday, the first of the month: "ontem" is June
+
+
+def household() -> tuple[Household, Budget, list[Goal]]:
+    house = Household.create("Casa", "BRL", id="h1")
+    ana, bruno = house.add_member("Ana", id="m-ana"), house.add_member("Bruno", id="m-bruno")
+    budget = Budget.create("BRL", id="b1", household_id="h1")
+    for name, aliases in [("Mercado", ["supermercado", "feira"]), ("Luz", ["conta de luz", "Enel"]),
+                          ("Uber", ["99", "táxi"]), ("Farmácia", ["drogaria"]), ("Gás", ["botijão"]),
+                          ("Restaurantes", ["ifood"]), ("Condomínio", ["taxa do prédio"]), ("Aluguel", []),
+                          ("Luz e gás", ["EDP"])]:
+        budget.register(name, Money.of(500, "BRL"), aliases=aliases)
+    goals = [Goal.create("Amsterdam Setembro/2026", Money.of(6000, "EUR"), members=[ana, bruno],
+                         created_at=date(2026, 1, 1)),
+             Goal.create("Carro novo", Money.of(40000, "BRL"), members=[ana, bruno], created_at=date(2026, 1, 1))]
+    return house, budget, goals
+
+
+def reader() -> SpendReader:
+    house, budget, goals = household()
+    return SpendReader.of(house, budget, goals, TODAY)
+
+
+def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> dict[str, Any]:
+    return {"name": "recordSpend", "arguments": {"expense": expense, "period": period,
+                                                 "amount": {"amount": amount, "currency": "BRL"}, **more}}
+
+
+@pytest.mark.parametrize(("text", "calls"), [
+    ("gastei 37,90 no mercado", [spend("Mercado", "37.90")]),
+    ("paguei 120 de luz ontem", [spend("Luz", "120", "2026-06")]),
+    ("mercado 25", [spend("Mercado", "25")]),
+    ("uber 23,50 pro aeroporto", [spend("Uber", "23.50")]),
+    ("pedimos ifood ontem, deu 89,90", [spend("Restaurantes", "89.90", "2026-06")]),
+    ("paguei duzentos e cinquenta de luz", [spend("Luz", "250")]),
+    ("cem reais de farmácia hj, tô gripada 🤧", [spend("Farmácia", "100")]),
+    ("a taxa do prédio veio 1.500 esse mês", [spend("Condomínio", "1500")]),
+    ("o gás acabou, comprei botijão por 120", [spend("Gás", "120")]),
+    ("paguei a EDP, 87,30", [spend("Luz e gás", "87.30")]),
+    ("peguei um 99 de 23,50", [spend("Uber", "23.50")]),
+    ("o Bruno pagou 120 de luz", [spend("Luz", "120", paidBy="Bruno")]),
+    ("pago pela Ana: 50 de mercado", [spend("Mercado", "50", paidBy="Ana")]),
+    ("gastei 150 na farmácia, mas é pessoal", [spend("Farmácia", "150", shared=False)]),
+    ("gastei 45 no mercado, é só meu", [spend("Mercado", "45", shared=False)]),
+    ("lança 320 de uber no mês passado", [spend("Uber", "320", "2026-06")]),
+    ("gastei 50 no mercado e 30 na farmácia", [spend("Mercado", "50"), spend("Farmácia", "30")]),
+    ("mercado 50, farmácia 30", [spend("Mercado", "50"), spend("Farmácia", "30")]),
+])
+def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict[str, Any]] | None) -> None:
+    assert reader().read(text) == calls
+
+
+@pytest.mark.parametrize("text", [
+    "quanto gastei no mercado?",             # a question
+    "quanto foi de luz esse mês",
+    "o aluguel vai pra 2.700",               # a new expected amount
+    "internet foi pra 120",
+    "sobe o mercado pra 1.800",
+    "não, foi 250",                          # a correction: the model reads the conversation
+    "era 40 no mercado",
+    "coloquei 2k no carro novo",             # a goal
+    "aporta 250 na amsterdam",
+    "gastei 80 no salão",                    # no expense of that name
+    "o Pedro pagou 200 do mercado",          # not a member
+    "te mandei 100 no pix, acerta aí",       # an acerto
+    "comprei 2 pizzas por 80 no ifood",      # two numbers for one expense
+    "gastei 300 euros no mercado",           # another currency
+    "gastei 50 no mercado e na farmácia",    # one amount, two expenses
+    "comprei a geladeira em 10x de 300 no mercado",  # installments
+    "gastei uns 50 no mercado",              # not an exact amount
+    "mercado",                               # no amount
+    "gastei 50 no mercado ontem e na sexta", # two days
+])
+def test_anything_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> None:
+    assert reader().read(text) is None
+
+
+def tools_for(budget: Budget, house: Household, ledger: InMemoryLedger | None = None) -> tuple[
+        list[Any], InMemoryBudgetRepository, InMemoryOperationLog]:
+    ledger = ledger or InMemoryLedger()
+    repo = InMemoryBudgetRepository(ledger)
+    operations = InMemoryOperationLog()
+    now = datetime(2026, 7, 1, 15, tzinfo=UTC)
+    tools = household_tools(HouseholdBinding(
+        household=house, budget_id=budget.id, budgets=repo, goals=InMemoryGoalRepository(ledger),
+        operations=operations, clock=lambda: now, ledger=ledger))
+    return tools, repo, operations
+
+
+async def chat_with(model: ScriptedModel | None) -> tuple[AgentChat, InMemoryBudgetRepository]:
+    house, budget, goals = household()
+    tools, repo, operations = tools_for(budget, house)
+    await repo.save(budget)
+    chat = AgentChat.create(model, tools, operations=operations,
+                            reader=SpendReader.of(house, budget, goals, TODAY).read)
+    return chat, repo
+
+
+async def test_a_message_the_reader_takes_makes_no_model_request_and_comes_back_as_previews() -> None:
+    model = ScriptedModel()  # any request would fail the test: the script is empty
+    chat, repo = await chat_with(model)
+
+    reply = await chat.send("gastei 50 no mercado e 30 na farmácia", sender="Ana")
+
+    assert model.requests == [] and reply.text == "" and reply.failure is None
+    assert [(c.name, c.source) for c in reply.tool_calls] == [("recordSpend", READER)] * 2
+    assert [r.preview["delta"]["amount"] for r in reply.receipts] == [50, 30]
+    assert all(not r.confirmed for r in reply.receipts)
+    assert repo.saves == 1  # the fixture's own save: a preview writes nothing
+
+
+async def test_the_readers_message_and_preview_enter_the_conversation_the_model_sees_next() -> None:
+    model = ScriptedModel(call("recordSpend", {"expense": "Mercado", "period": "2026-07",
+                                               "amount": {"amount": 40, "currency": "BRL"}}))
+    chat, _ = await chat_with(model)
+
+    await chat.send("gastei 50 no mercado", sender="Ana")
+    corrected = await chat.send("não, era 40", sender="Ana")
+
+    [request] = model.requests
+    history = request.messages[:-1]
+    assert history[0] == {"role": "user", "content": "[Ana] gastei 50 no mercado"}
+    assert history[1]["tool_calls"][0]["function"]["name"] == "recordSpend"
+    assert history[2]["role"] == "tool" and '"amount":"50"' in history[2]["content"]
+    assert history[3] == {"role": "assistant", "content": PREVIEWS_SENT}
+    assert corrected.receipts[0].preview["delta"]["amount"] == 40
+
+
+async def test_without_a_model_a_message_the_reader_does_not_take_is_not_configured_and_not_stored() -> None:
+    chat, _ = await chat_with(None)
+
+    taken = await chat.send("mercado 25", sender="Ana")
+    left = await chat.send("quanto falta pra Amsterdam?", sender="Ana")
+
+    assert taken.receipts and taken.failure is None
+    assert left.failure is FailureKind.NOT_CONFIGURED and not left.tool_calls
+    stored = await chat.conversations.recent(chat.conversation_id, 10)
+    assert [m["content"] for m in stored if m["role"] == "user"] == ["[Ana] mercado 25"]
+
+
+async def test_a_reader_call_a_tool_refuses_goes_to_the_model_instead() -> None:
+    house, budget, goals = household()
+    tools, repo, operations = tools_for(budget, house)
+    await repo.save(budget)
+    stale = SpendReader.of(house, budget, goals, TODAY)
+    archived = await repo.load(budget.id)
+    archived.archive("Mercado", since=Period(2026, 7))  # archived since the reader was built
+    await repo.save(archived)
+    model = ScriptedModel(say("Mercado foi arquivado; quer reativar?"))
+    chat = AgentChat.create(model, tools, operations=operations, reader=stale.read)
+
+    reply = await chat.send("gastei 50 no mercado", sender="Ana")
+
+    assert len(model.requests) == 1 and reply.text == "Mercado foi arquivado; quer reativar?"
