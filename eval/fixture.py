@@ -8,7 +8,7 @@ at noon of the case's "today" in São Paulo.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -17,6 +17,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from domain.agent.prompt import system_prompt
+from domain.agent.reader import SpendReader
 from domain.agent.working_memory import working_memory
 from domain.budget import Budget
 from domain.clock import DEFAULT_TIMEZONE
@@ -155,10 +156,18 @@ class World:
         return await self.goals.list(HOUSEHOLD_ID)
 
     async def prompt(self) -> str:
-        """The real system prompt, with the working memory as it stands now (the bot rebuilds it
-        for every message, so a confirmed write shows in the next turn's prompt)."""
-        return system_prompt(working_memory(self.household, await self.budget(),
-                                            await self.goal_list(), self.case.today))
+        """The real system prompt (the rules: the working memory goes with each message)."""
+        return system_prompt()
+
+    async def reader(self) -> Callable[[str], list[dict[str, Any]] | None]:
+        """The free-text reader as the bot builds it for a message, over the household as it
+        stands now (a confirmed write shows in the next turn)."""
+        return SpendReader.of(self.household, await self.budget(), await self.goal_list(), self.case.today).read
+
+    async def memory(self) -> Callable[[str], str]:
+        """The working memory as the bot builds it for a message (what the message names)."""
+        budget, goals = await self.budget(), await self.goal_list()
+        return lambda said: working_memory(self.household, budget, goals, self.case.today, said)
 
     @property
     def saves(self) -> int:

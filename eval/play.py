@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic.alias_generators import to_snake
 
-from domain.agent.chat import AgentChat, AgentReply
+from domain.agent.chat import READER, AgentChat, AgentReply
 from domain.agent.model import LanguageModel
 from domain.errors import DomainError
 from domain.operations.log import fingerprint
@@ -46,6 +46,8 @@ class TurnResult:
     # `call_like_text`: the answer's text still looked like an attempt at one.
     format_failure: bool = False
     call_like_text: bool = False
+    # The free-text reader took the message: its calls, no model request (contract §9).
+    by_reader: bool = False
 
 
 @dataclass
@@ -98,8 +100,9 @@ class Player:
     """One run of one case."""
 
     def __init__(self, case: Case, model: LanguageModel, *, run: int = 0, strict_errors: bool = False,
-                 counter: TokenCounter | None = None) -> None:
+                 counter: TokenCounter | None = None, use_reader: bool = True) -> None:
         self.case = case
+        self.use_reader = use_reader
         self.run = run
         self.strict_errors = strict_errors
         self.model = MeteredModel(model, counter)
@@ -108,6 +111,9 @@ class Player:
         self.last_shown: str | None = None
         self.last_sender: str | None = None
         self.prompt = ""
+        # The reader and the working memory as the bot builds them for each message.
+        self.reader: Callable[[str], list[dict[str, Any]] | None] | None = None
+        self.memory: Callable[[str], str] | None = None
 
     async def play(self) -> CaseResult:
         result = CaseResult(self.case.id, self.case.split, self.run, self.case.tools, [])
@@ -115,7 +121,10 @@ class Player:
             world = await build_world(self.case)
             chat = AgentChat.create(self.model, world.tools, system_prompt=lambda: self.prompt,
                                     operations=world.operations,
-                                    conversation_id=f"{self.case.id}#{self.run}")
+                                    conversation_id=f"{self.case.id}#{self.run}",
+                                    reader=(lambda text: self.reader(text) if self.reader else None)
+                                    if self.use_reader else None,
+                                    memory=lambda text: self.memory(text) if self.memory else "")
             for index, turn in enumerate(self.case.turns):
                 if "press" in turn:
                     result.turns.append(await self._press(index, turn, chat, world))
@@ -129,6 +138,7 @@ class Player:
         sender, text = turn["sender"], turn["text"]
         self.last_sender = sender
         self.prompt = await world.prompt()
+        self.reader, self.memory = await world.reader(), await world.memory()
         saves, calls_before = world.saves, self.model.calls
         estimated = self.model.estimated_prompt, self.model.estimated_completion
         started = time.perf_counter()
@@ -152,6 +162,7 @@ class Player:
             tool_errors=sum(1 for c in calls if c.error), model_calls=self.model.calls - calls_before,
             latency=latency, reply=reply.text, failure=reply.failure.value if reply.failure else None,
             saves=world.saves - saves)
+        result.by_reader = any(c.source == READER for c in reply.tool_calls)
         if turn.get("expect") and not reply.tool_calls and reply.failure is None:
             result.format_failure = True
             result.call_like_text = any(mark in (reply.text or "") for mark in ("{", "tool_call", "```"))

@@ -14,6 +14,22 @@ from eval.play import CaseResult
 from eval.scoring import show
 
 
+def reader_figures(results: Sequence[CaseResult]) -> dict[str, Any]:
+    """Per split: how many message turns the free-text reader took, how many of those passed (its
+    bar: all of them), and its share of the turns that expect a recordSpend."""
+    figures: dict[str, Any] = {}
+    for split in sorted({r.split for r in results}):
+        turns = [t for r in results if r.split == split for t in r.turns if t.kind == "message"]
+        taken = [t for t in turns if t.by_reader]
+        spends = [t for t in turns if any(e.tool == "recordSpend" for e in t.entries)]
+        figures[split] = {
+            "turns": len(turns), "taken": len(taken), "right": sum(t.passed for t in taken),
+            "wrong": [f"{r.case_id} turn {t.index}" for r in results if r.split == split
+                      for t in r.turns if t.by_reader and not t.passed],
+            "record_spend_turns": len(spends), "record_spend_taken": sum(t.by_reader for t in spends)}
+    return figures
+
+
 def percentile(values: Sequence[float], q: float) -> float | None:
     """Nearest-rank percentile (q in 0..100); None for no values."""
     if not values:
@@ -120,9 +136,15 @@ def summarize(results: list[CaseResult], k: int, config: dict[str, Any] | None =
             "per_case_run": _ratio(prompt_tokens + completion_tokens, runs),
             "per_turn": _ratio(prompt_tokens + completion_tokens, len(messages)),
             "model_calls": sum(t.model_calls for t in messages),
+            # issue 25's bar: the prompt tokens of a message, over all of them and over those the
+            # model answered (the reader's take none)
+            "prompt_per_turn_median": percentile([t.prompt_tokens for t in messages], 50),
+            "prompt_per_model_turn_median": percentile(
+                [t.prompt_tokens for t in messages if t.model_calls], 50),
         },
         "latency_per_turn_s": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95),
                                "turns": len(latencies)},
+        "reader": reader_figures(results),
         "per_case": [
             {"id": case_id, "split": rs[0].split, "tools": rs[0].tools,
              "passed": sum(r.passed for r in rs), "runs": len(rs),
@@ -227,7 +249,14 @@ def render(summary: dict[str, Any], *, all_cases: bool = False, failures: int = 
         f"tokens: prompt {tokens['prompt']}  completion {tokens['completion']}  "
         f"per case run {tokens['per_case_run']:.0f}  per turn {tokens['per_turn']:.0f}  "
         f"model calls {tokens['model_calls']}",
+        f"prompt tokens per message: median {tokens['prompt_per_turn_median']}, over the messages the "
+        f"model answered {tokens['prompt_per_model_turn_median']}",
     ]
+    for split, reader in summary["reader"].items():
+        lines.append(f"reader ({split}): took {reader['taken']} of {reader['turns']} messages, "
+                     f"{reader['right']} right; {reader['record_spend_taken']} of "
+                     f"{reader['record_spend_turns']} recordSpend messages"
+                     + (f"; wrong: {', '.join(reader['wrong'])}" if reader["wrong"] else ""))
     if "estimated" in tokens:
         est = tokens["estimated"]
         lines.append(f"tokens by the {est['tokenizer']} tokenizer: prompt {est['prompt']}  completion "

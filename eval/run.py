@@ -73,6 +73,7 @@ async def run_cases(
     k: int = 1,
     concurrency: int = 4,
     strict_errors: bool = False,
+    use_reader: bool = True,
     counter: TokenCounter | None = None,
     progress: Callable[[CaseResult], None] | None = None,
 ) -> list[CaseResult]:
@@ -82,7 +83,7 @@ async def run_cases(
     async def one(case: Case, run: int) -> CaseResult:
         async with gate:
             result = await Player(case, model, run=run, strict_errors=strict_errors,
-                                  counter=counter).play()
+                                  counter=counter, use_reader=use_reader).play()
         if progress is not None:
             progress(result)
         return result
@@ -168,6 +169,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="also count tokens offline with this model's tokenizer (e.g. gpt-4o-mini)")
     parser.add_argument("--strict-errors", action="store_true",
                         help="count write calls the tools refused as unexpected write calls too")
+    parser.add_argument("--no-reader", action="store_true",
+                        help="send every message to the model (the free-text reader off)")
     parser.add_argument("--no-preflight", action="store_true", help="skip the first tool-support call")
     parser.add_argument("--all-cases", action="store_true", help="list every case in the table")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -202,7 +205,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     counter = token_counter(args.count_tokens) if args.count_tokens else None
     config = {"model": args.model, "api_base": args.api_base, "cases": args.cases, "split": args.split,
               "k": args.k, "concurrency": args.concurrency, "temperature": args.temperature,
-              "count_tokens": args.count_tokens, "strict_errors": args.strict_errors}
+              "count_tokens": args.count_tokens, "strict_errors": args.strict_errors,
+              "reader": not args.no_reader}
     done = 0
 
     def progress(result: CaseResult) -> None:
@@ -219,7 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.no_preflight:
             await check_tool_support(model, cases[0], args.model)
         return await run_cases(cases, model, k=args.k, concurrency=args.concurrency,
-                               strict_errors=args.strict_errors, counter=counter, progress=progress)
+                               strict_errors=args.strict_errors, counter=counter, progress=progress,
+                               use_reader=not args.no_reader)
 
     started = time.perf_counter()
     try:

@@ -68,7 +68,7 @@ def test_a_voice_note_is_transcribed_shown_and_becomes_a_confirmed_spend(
     a_household(casa)
     voice = tg.add_file(b"OggS\x00fake-opus", "voice/file_1.oga")
     llm.transcripts.append("amor, paguei 180 na farmácia")
-    llm.script([tool_calls(("recordSpend", spend("180", "Farmácia", "op-voz")))])  # the preview ends the turn
+    chats_before = len(llm.requests)
 
     since = casa.mark()
     [heard, *_] = send_media(casa, {"voice": {**voice, "duration": 4, "mime_type": "audio/ogg"}}, replies=2)
@@ -77,8 +77,8 @@ def test_a_voice_note_is_transcribed_shown_and_becomes_a_confirmed_spend(
     assert tg.downloads == ["voice/file_1.oga"]
     [asked] = llm.audio
     assert asked["model"] == "whisper-1" and asked["content"] == b"OggS\x00fake-opus"
-    said = [m["content"] for m in llm.requests[-1]["messages"] if m["role"] == "user"]
-    assert said[-1] == "[Ana] amor, paguei 180 na farmácia"
+    # The transcript is a common spend: the free-text reader previews it, with no chat request.
+    assert len(llm.requests) == chats_before
     preview = last_preview(tg, CHAT, since)
     assert "R$ 180,00" in preview.text
     answer, edit = casa.confirm(BRUNO, preview)

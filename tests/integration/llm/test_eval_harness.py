@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+import domain.agent.chat as chat_module
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
@@ -26,6 +27,7 @@ from domain.money import Money, Period
 from domain.text import fold
 from domain.tools.base import WriteTool
 from domain.tools.goals import goal_matching
+from domain.tools.grounding import Grounded
 from eval.fixture import WRITE_TOOLS, Case
 from eval.make_cases import build, dumps
 from eval.run import (
@@ -53,6 +55,12 @@ def _same(expected: Any, got: Any) -> bool:
     if isinstance(expected, dict) and isinstance(got, dict):
         return all(_same(v, got.get(k)) for k, v in expected.items())
     if isinstance(expected, int | Decimal) and not isinstance(expected, bool):
+        # the free-text reader writes amounts as their exact text ("50", "37.90")
+        if isinstance(got, str):
+            try:
+                got = Decimal(got)
+            except ArithmeticError:
+                return False
         return isinstance(got, int | Decimal) and not isinstance(got, bool) and Decimal(expected) == Decimal(got)
     return bool(expected == got)
 
@@ -78,7 +86,8 @@ class Oracle:
     def __call__(self, body: dict[str, Any]) -> Reply:
         messages = body["messages"]
         users = [i for i, m in enumerate(messages) if m["role"] == "user"]
-        case = self.cases.get(messages[users[0]]["content"]) if users else None
+        # The working memory rides on the newest member message, before its "[Ana] …".
+        case = self.cases.get(messages[users[0]]["content"].rsplit("\n\n", 1)[-1]) if users else None
         if case is None:  # the harness's tool-support check, or a stranger
             return text("Oi! Em que posso ajudar?")
         number = len(users) - 1
@@ -109,7 +118,8 @@ class Oracle:
             if self.paraphrase:
                 args = paraphrased(case, tool, args)
             earlier = [(n, a) for n, a in _calls_of(messages) if n == tool and not a.get("confirm")]
-            matching = [a for _, a in earlier if _same(args, a)]
+            # the reader's preview names things as the case does; a paraphrasing model's, as it did
+            matching = [a for _, a in earlier if _same(args, a) or _same(entry.get("args") or {}, {**a, "confirm": True})]
             preview = (matching or [a for _, a in earlier])[-1]
             return tool, {**preview, "confirm": True}
         fill_defaults(case, turn, tool, args)
@@ -365,13 +375,17 @@ def test_arguments_compare_as_the_tools_resolve_them() -> None:
     assert not same("registerExpense", "billingDay", 5, 10)
 
 
-async def test_the_saboteur_fails_exactly_the_sabotaged_cases(cases: list[Case], provider: FakeLLMServer) -> None:
+async def test_the_saboteur_fails_exactly_the_sabotaged_cases(cases: list[Case], provider: FakeLLMServer,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    # The scoring is under test here: grounding would refuse a sabotaged amount or an extra write
+    # with an amount nobody wrote before the harness ever scored it (tests/unit/tools/test_grounding.py).
+    monkeypatch.setattr(chat_module, "ground", lambda grounded, intent, arguments, said, *, writes: Grounded(arguments))
     sabotage = choose_sabotage(cases)
     assert set(sabotage.values()) == set(SABOTAGES)
     assert len(sabotage) >= 40
     provider.responder = Oracle(cases, sabotage)
 
-    results = await run_cases(cases, model_for(provider), concurrency=CONCURRENCY)
+    results = await run_cases(cases, model_for(provider), concurrency=CONCURRENCY, use_reader=False)
 
     failed = {r.case_id for r in results if not r.passed}
     assert failed == set(sabotage)
@@ -403,7 +417,7 @@ async def test_with_rule_8_broken_the_harness_counts_the_unconfirmed_writes(
     chosen = [c for c in cases if sabotage_turn(c, "same-send") is not None][:12]
     provider.responder = Oracle(chosen, {c.id: "same-send" for c in chosen})
 
-    results = await run_cases(chosen, model_for(provider), concurrency=CONCURRENCY)
+    results = await run_cases(chosen, model_for(provider), concurrency=CONCURRENCY, use_reader=False)
 
     previews = sum(
         1 for case in chosen
@@ -486,7 +500,7 @@ async def test_format_failures_count_turns_that_expected_a_call_and_got_none_rea
     few = [c for c in cases if any(t.get("expect") for t in c.turns if "press" not in t)][:4]
     provider.responder = lambda body: text('Vou registrar: {"nome": "gasto", "valor": 10}')
 
-    results = await run_cases(few, model_for(provider), concurrency=CONCURRENCY)
+    results = await run_cases(few, model_for(provider), concurrency=CONCURRENCY, use_reader=False)
 
     formats = summarize(results, 1)["format_failures"]
     assert formats["no_call_read"] >= len(few)
@@ -510,7 +524,7 @@ async def test_calls_written_as_text_are_read_by_the_harness_like_native_ones(
 
     provider.responder = as_text
 
-    results = await run_cases(few, model_for(provider), concurrency=CONCURRENCY)
+    results = await run_cases(few, model_for(provider), concurrency=CONCURRENCY, use_reader=False)
 
     assert all(r.passed for r in results), [r.first_failure for r in results if not r.passed]
     assert summarize(results, 1)["format_failures"]["no_call_read"] == 0

@@ -137,7 +137,7 @@ def test_impossible_values_are_refused_before_a_preview_with_a_message_naming_th
     for index, (_, tool, arguments, token) in enumerate(BAD_TOOL_CALLS):
         llm.script([raw_arguments(tool, arguments), text("Não deu.")])
         chat = groups[index % 2]  # two chats: each stays under 20 messages a minute
-        chat.say(ANA, "registra isso")
+        chat.say(ANA, f"registra isso: {token}")  # written, so the tool's own check answers
         error = _tool_errors(llm.requests[-1])[-1]
         refusals.append(error)
         named += token.lower() in error.lower()

@@ -47,7 +47,7 @@ def test_a_preview_that_never_reached_the_chat_is_never_written_by_button_reply_
     # The model's words come with its proposal: a proposing answer ends the turn (contract §8).
     llm.script([tool_calls(("recordSpend", spend("op-long", "900")), content="Veja os detalhes. " * 300)])
     since = casa.mark()
-    casa.say(ANA, "gastei 900 no mercado", replies=3)  # the text in two parts, the preview
+    casa.say(ANA, "acho que gastei 900 no mercado", replies=3)  # the text in two parts, the preview
     refused = [c for c in tg.calls[since:] if c.method == "sendMessage" and c.status == 400]
     parts = [c for c in tg.calls[since:] if c.method == "sendMessage" and c.status == 200
              and "reply_markup" not in c.params]
@@ -61,7 +61,7 @@ def test_a_preview_that_never_reached_the_chat_is_never_written_by_button_reply_
     # (the text's attempts, the one notice that it was lost, the preview's attempts)
     tg.fail_next("sendMessage", status=502, times=SEND_ATTEMPTS + 1 + SEND_ATTEMPTS)
     since = casa.mark()
-    casa.say(ANA, "gastei 900 no mercado", replies=1)
+    casa.say(ANA, "acho que gastei 900 no mercado", replies=1)
     told = messages.preview_not_shown_text() in texts(casa, since)
     unseen = sync(operations_at(bots.url, UNSEEN_CHAT))["op-502"]
 

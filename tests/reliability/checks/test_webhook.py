@@ -84,7 +84,7 @@ def test_a_missing_or_wrong_webhook_secret_gets_403_with_no_model_call_and_no_wr
         {SECRET_HEADER: TOKEN}, {SECRET_HEADER: SECRET.replace("e", "é").encode()},
         {"X-Telegram-Bot-Api-Secret": SECRET},  # the right value under another header
     ]
-    updates = [casa.message(ANA, "/start"), casa.message(ANA, "gastei 40 no mercado"),
+    updates = [casa.message(ANA, "/start"), casa.message(ANA, "acho que gastei 40 no mercado"),
                casa.press_update(ANA, "ok:AAAAAAAAAAAAAAAA", 1)]
     before = len(tg.calls)
 
@@ -122,7 +122,7 @@ def _slow_model_round(tg: FakeTelegramAPI, url: str, slow: float) -> tuple[str, 
             # The preview ends the turn (contract §8): one model call, its words with it.
             llm.script([delay(slow, then=tool_calls(("recordSpend", spend), content="Confira a prévia."))])
             since = casa.mark()
-            update = casa.message(ANA, "gastei 37,90 no mercado")
+            update = casa.message(ANA, "acho que gastei 37,90 no mercado")
 
             started = time.monotonic()
             first = casa.post(update)
