@@ -36,7 +36,12 @@ TIMEZONE = "America/Sao_Paulo"
 ANA, BRUNO = (1001, "Ana"), (1002, "Bruno")
 GAP = 0.02                   # seconds between measured actions, so none overlaps the last one
 WAIT = 30.0
-TEXT = "gastei 37,90 no mercado"
+TEXT = "acho que gastei 37,90 no mercado"
+"""A member's text the free-text reader leaves to the model ("acho que" is a hedge): a model turn."""
+READER_TEXT = "gastei 37,90 no mercado"
+"""The same spend in a form the reader takes: a preview with no model request."""
+COMMAND_TEXT = "/gasto 37,90 mercado"
+"""The same spend as a command, the reader's yardstick (reader_vs_command <= 1.2)."""
 
 _update_ids = itertools.count(10_000_000)
 

@@ -1,25 +1,23 @@
-"""The fixed prompt size per model call: system prompt + tool schemas + working memory.
+"""The fixed prompt size per model call: system prompt + tool schemas, and the working memory.
 
-Every call the agent makes carries these tokens before any history or the member's message, so
-they bound the cost of a turn from below. The household is a realistic large one: 30 expenses
+Every call the agent makes carries the rules and the schemas first (a stable prefix, so prompt
+caches hit), then the history, then the member's newest message prefixed with the working memory
+of what that message names (issue 25). The rules, the schemas and a typical message's memory bound
+the cost of a turn from below; the whole household's memory is counted too, for comparison. The household is a realistic large one: 30 expenses
 with pt-BR names and aliases, 5 goals, two members. Counting is offline (litellm's bundled
 tokenizers), no model is called:
 
-    LITELLM_OFFLINE_MODE=true /work/venv/bin/python bench/prompt_size.py [--json] [--what-if]
+    LITELLM_OFFLINE_MODE=true /work/venv/bin/python bench/prompt_size.py [--json]
 
-`--what-if` also counts trimmed copies of the schemas and the memory (nothing in domain/ changes),
-to show where tokens could be saved.
-
-Issue 9 set the goal at <= 1500 tokens for gpt-4o-mini; issue 23 (settleUp, balance, who paid) at <= 1600.
+Issue 9 set the goal at <= 1500 tokens for gpt-4o-mini; issue 23 (settleUp, balance, who paid) at <= 1600,
+which issue 25 keeps for this round's tools: rules + schemas + a typical message's memory.
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
 import json
 import os
-import re
 import sys
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -46,6 +44,8 @@ from infra.llm import count_prompt_tokens
 GOAL_TOKENS = 1600
 MODELS = ["gpt-4o-mini", "claude-3-5-sonnet-20241022"]
 TODAY = date(2026, 6, 15)
+MESSAGE = "acho que gastei 37,90 no mercado"
+"""A typical message the model gets: its memory holds Mercado in full and the other names."""
 
 # name, expected BRL, aliases, spent so far this month
 EXPENSES: list[tuple[str, str, list[str], str]] = [
@@ -87,7 +87,8 @@ def now() -> datetime:
 
 
 def build() -> tuple[str, str, list[dict[str, Any]]]:
-    """The household, its tools wired as the bot wires them; returns (memory, system prompt, schemas)."""
+    """The household, its tools wired as the bot wires them; returns (MESSAGE's memory, the whole
+    household's memory, schemas)."""
     household = Household.create("Casa da Ana e do Bruno", "BRL", id="h1")
     ana = household.add_member("Ana", id="m-ana")
     bruno = household.add_member("Bruno", id="m-bruno")
@@ -118,10 +119,10 @@ def build() -> tuple[str, str, list[dict[str, Any]]]:
     tools = household_tools(HouseholdBinding(household=household, budget_id=budget.id, budgets=budgets,
                                              goals=goal_repo, operations=operations, clock=now,
                                              ledger=InMemoryLedger()))
-    memory = working_memory(household, budget, goals, TODAY)
-    prompt = system_prompt(memory)
-    schemas = AgentChat.create(_NoModel(), tools, system_prompt=prompt).schemas()
-    return memory, prompt, schemas
+    memory = working_memory(household, budget, goals, TODAY, message=MESSAGE)
+    whole = working_memory(household, budget, goals, TODAY)
+    schemas = AgentChat.create(_NoModel(), tools, system_prompt=system_prompt()).schemas()
+    return memory, whole, schemas
 
 
 class _NoModel:
@@ -129,103 +130,44 @@ class _NoModel:
         raise AssertionError("the benchmark calls no model")
 
 
-def measure(model: str, memory: str, prompt: str, schemas: list[dict[str, Any]]) -> dict[str, Any]:
+def measure(model: str, memory: str, whole: str, schemas: list[dict[str, Any]]) -> dict[str, Any]:
     def count(text: str | None, tools: list[dict[str, Any]] | None = None) -> int:
         messages = [{"role": "system", "content": text}] if text is not None else []
         return count_prompt_tokens(model, messages, tools)
 
-    total = count(prompt, schemas)
-    prompt_only = count(prompt)
+    fixed = count(RULES, schemas)
+    total = count_prompt_tokens(model, [{"role": "system", "content": RULES},
+                                        {"role": "user", "content": memory}], schemas)
     return {
         "model": model,
         "total": total,
+        "rules_and_schemas": fixed,
         "system_prompt_rules": count(RULES),
         "working_memory": count(memory),
-        "system_prompt_with_memory": prompt_only,
-        "tool_schemas": total - prompt_only,
+        "whole_household_memory": count(whole),
+        "tool_schemas": fixed - count(RULES),
         "per_tool": {s["function"]["name"]: count("", [s]) - count("") for s in schemas},
         "over_goal": max(0, total - GOAL_TOKENS),
     }
 
 
-# --------------------------------------------------------------------------- what-if trims
-
-
-def _schema_trim(schemas: list[dict[str, Any]], *, shared: bool = False, money: bool = False,
-                 sentence: bool = False) -> list[dict[str, Any]]:
-    out = copy.deepcopy(schemas)
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            props = node.get("properties", {})
-            if shared:  # operationId/confirm explained once, in the system prompt
-                for key in ("operationId", "confirm"):
-                    props.get(key, {}).pop("description", None)
-            if money and set(props) == {"amount", "currency"}:
-                for value in props.values():
-                    value.pop("description", None)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    for tool in out:
-        function = tool["function"]
-        if sentence:  # "Preview with confirm=false; ..." repeats rules 1-2 of the system prompt
-            function["description"] = re.sub(r"\s*(Call first with|Preview with) confirm=false.*$", "",
-                                             function["description"])
-        walk(function["parameters"])
-    return out
-
-
-def _expense_lines(memory: str, change: Any) -> str:
-    return "\n".join(change(line) if line.startswith("- ") and ": " not in line else line
-                     for line in memory.split("\n"))
-
-
-def what_if(model: str, memory: str, schemas: list[dict[str, Any]]) -> list[tuple[str, int]]:
-    def total(memory_text: str, tools: list[dict[str, Any]]) -> int:
-        return count_prompt_tokens(model, [{"role": "system", "content": RULES + memory_text}], tools)
-
-    base = total(memory, schemas)
-    no_brl = _expense_lines(memory, lambda line: line.replace("BRL ", ""))
-    no_spent = _expense_lines(memory, lambda line: re.sub(r", BRL [\d.]+$", "", line))
-    no_aliases = _expense_lines(memory, lambda line: re.sub(r" \[[^\]]*\]", "", line))
-    lean = _expense_lines(memory, lambda line: re.sub(r" \[[^\]]*\]", "", re.sub(
-        r", BRL [\d.]+$", "", line)).replace("BRL ", ""))
-    all_schema = _schema_trim(schemas, shared=True, money=True, sentence=True)
-    rows = [
-        ("schemas: no description on operationId/confirm", _schema_trim(schemas, shared=True), memory),
-        ("schemas: no description inside money objects", _schema_trim(schemas, money=True), memory),
-        ("schemas: no 'Preview with confirm=false...' sentence", _schema_trim(schemas, sentence=True), memory),
-        ("schemas: all three", all_schema, memory),
-        ("memory: no 'BRL ' on expense lines (currency said once)", schemas, no_brl),
-        ("memory: no 'spent this month' (budgetStatus has it)", schemas, no_spent),
-        ("memory: no aliases (the tools resolve them)", schemas, no_aliases),
-        ("memory: all three", schemas, lean),
-        ("schemas and memory: all six", all_schema, lean),
-    ]
-    return [(label, total(m, tools) - base) for label, tools, m in rows]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.add_argument("--what-if", action="store_true", help="also count trimmed variants")
     options = parser.parse_args()
-    memory, prompt, schemas = build()
+    memory, whole, schemas = build()
     results = []
     for model in MODELS:
         try:
-            results.append(measure(model, memory, prompt, schemas))
+            results.append(measure(model, memory, whole, schemas))
         except Exception as error:  # a tokenizer that needs the network
             results.append({"model": model, "error": f"{type(error).__name__}: {error}"})
     if options.json:
         print(json.dumps(results, indent=2, ensure_ascii=False))
         return
     print(f"Household: {len(EXPENSES)} expenses, 5 goals, 2 members, {len(schemas)} tools offered to the model; "
-          f"prompt {len(prompt)} chars ({len(memory)} of them working memory), "
+          f"rules {len(RULES)} chars, a typical message's memory {len(memory)} chars "
+          f"(the whole household's: {len(whole)}), "
           f"schemas {len(json.dumps(schemas, ensure_ascii=False, separators=(',', ':')))} chars as JSON.")
     for r in results:
         if "error" in r:
@@ -234,18 +176,13 @@ def main() -> None:
         verdict = "within" if r["total"] <= GOAL_TOKENS else f"{r['over_goal']} over"
         print(f"\n{r['model']}: {r['total']} tokens fixed per call ({verdict} the {GOAL_TOKENS} goal)")
         print(f"  system prompt (rules)   {r['system_prompt_rules']:>5}")
-        print(f"  working memory          {r['working_memory']:>5}")
+        print(f"  working memory          {r['working_memory']:>5}  (of {MESSAGE!r}; "
+              f"the whole household's would be {r['whole_household_memory']})")
         print(f"  tool schemas ({len(schemas)})       {r['tool_schemas']:>5}")
         per_tool = sorted(r["per_tool"].items(), key=lambda kv: -kv[1])
         print("  per tool: " + ", ".join(f"{name} {n}" for name, n in per_tool))
     print("\n(The parts are counted separately, each with its own message overhead, so they add up "
           "to a few tokens more than the total.)")
-    if options.what_if:
-        model = MODELS[0]
-        total = next(r["total"] for r in results if r["model"] == model)
-        print(f"\nWhat if ({model}, from {total}):")
-        for label, delta in what_if(model, memory, schemas):
-            print(f"  {delta:>+5}  -> {total + delta:>5}  {label}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from typing import Any
 
 from bench.schedule import schedule_table
 
-GOALS = {"turn_vs_echo": 2.0, "confirm_vs_echo": 1.5, "confirm_history_ratio": 1.2,
+GOALS = {"turn_vs_echo": 2.0, "reader_vs_command": 1.2, "confirm_vs_echo": 1.5, "confirm_history_ratio": 1.2,
          "prompt_tokens": 1600, "concurrent_chats_wall_ratio": 2.0}
 
 
@@ -30,7 +30,8 @@ def fmt(value: Any, digits: int = 2) -> str:
 def table(report: dict[str, Any]) -> str:
     dbs = [("SQLite", report)] + ([("PostgreSQL", report["postgresql"])] if report.get("postgresql") else [])
     lines = [f"{'key':34}{'goal':>8}" + "".join(f"{name:>14}" for name, _ in dbs)]
-    for key in ("turn_vs_echo", "confirm_vs_echo", "confirm_history_ratio", "concurrent_chats_wall_ratio"):
+    for key in ("turn_vs_echo", "reader_vs_command", "confirm_vs_echo", "confirm_history_ratio",
+                "concurrent_chats_wall_ratio"):
         cells = "".join(f"{fmt(r.get(key)) + ' ' + ('✓' if verdict(key, r.get(key)) == 'ok' else '✗'):>14}"
                         for _, r in dbs)
         lines.append(f"{key:34}{'<= ' + fmt(GOALS[key], 1):>8}{cells}")

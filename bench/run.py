@@ -18,6 +18,9 @@ with the household bot's, so a busy machine slows both alike and the ratios come
 
 Keys of --json (the goals are issue 9's):
   turn_vs_echo                member's text -> the preview's sendMessage, / echo       <= 2.0
+                              (a text the model reads: "acho que gastei 37,90 no mercado")
+  reader_vs_command           "gastei 37,90 no mercado" (the reader, no model request)
+                              -> its preview, / "/gasto 37,90 mercado" -> its preview    <= 1.2
   confirm_vs_echo             Confirmar press -> editMessageText, / echo                <= 1.5
   confirm_history_ratio       confirm with 100,000 stored spend and contribution ledger
                               entries each, and operations (and inbox updates) / with 10 <= 1.2
@@ -69,7 +72,9 @@ from bench import real_model  # noqa: E402
 from bench.common import (  # noqa: E402
     ANA,
     BRUNO,
+    COMMAND_TEXT,
     GAP,
+    READER_TEXT,
     SECRET,
     TEXT,
     TOKEN,
@@ -159,10 +164,10 @@ class BotUnderTest:
     turns: list[float] = field(default_factory=list)
     confirms: list[float] = field(default_factory=list)
 
-    async def turn(self, driver: Driver, chat_id: int) -> tuple[float, Call]:
+    async def turn(self, driver: Driver, chat_id: int, text: str = TEXT) -> tuple[float, Call]:
         update_id = next_update_id()
         elapsed, preview = await driver.timed(
-            self.server, message_update(update_id, chat_id, ANA[0], ANA[1], TEXT),
+            self.server, message_update(update_id, chat_id, ANA[0], ANA[1], text),
             "sendMessage", in_chat(chat_id, preview=True))
         await self.db.done(update_id)
         return elapsed, preview
@@ -224,6 +229,26 @@ async def rounds(driver: Driver, echo: Server, bots: list[BotUnderTest], warmup:
     return echoes
 
 
+async def reader_rounds(driver: Driver, bot: BotUnderTest, chats: list[int], warmup: int,
+                        reps: int) -> dict[str, float]:
+    """Time to the preview of the same spend said two ways, in shuffled pairs on one server: the
+    free text the reader takes ("gastei 37,90 no mercado", no model request) and the command
+    ("/gasto 37,90 mercado"). Issue 25: the reader's preview within 1.2x of the command's."""
+    timed: dict[str, list[float]] = {READER_TEXT: [], COMMAND_TEXT: []}
+    shuffle = random.Random(25)
+    chat_ids = iter(itertools.cycle(chats))
+    for n in range(warmup + reps):
+        texts = [READER_TEXT, COMMAND_TEXT]
+        shuffle.shuffle(texts)
+        for text in texts:
+            await asyncio.sleep(GAP)
+            elapsed, _ = await bot.turn(driver, next(chat_ids), text)
+            if n >= warmup:
+                timed[text].append(elapsed)
+    reader_ms, command_ms = median_ms(timed[READER_TEXT]), median_ms(timed[COMMAND_TEXT])
+    return {"reader_ms": reader_ms, "command_ms": command_ms, "reader_vs_command": reader_ms / command_ms}
+
+
 async def concurrent_chats(driver: Driver, bot: Server, db: BenchDatabase, first_chat: int) -> dict[str, float]:
     """100 chats, each set up with /start, then one message each, all at once; the model takes 1 s.
     Returns the wall time from the first POST to the last reply at the fake."""
@@ -269,11 +294,13 @@ async def measure_database(kind: str, make_db: Callable[[str], Any], driver: Dri
     # A turn makes 3 group requests (typing, text, preview) and a confirmation 1: 4 rounds a chat.
     pool = math.ceil(total_rounds / (MAX_GROUP_REQUESTS_PER_CHAT // 4)) + 1
     chat_ids = [-100_000 - n for n in range(pool)]
+    # The reader's rounds: two previews a round (up to 3 group requests each) in chats of their own.
+    reader_chats = [-150_000 - n for n in range(math.ceil(2 * total_rounds / (MAX_GROUP_REQUESTS_PER_CHAT // 3)) + 1)]
     small, big = await make_db("small"), await make_db("big")
     servers: list[Server] = []
     try:
         started = time.perf_counter()
-        await seed_household(small.database, chat_ids)
+        await seed_household(small.database, chat_ids + reader_chats)
         big_own = await seed_household(big.database, chat_ids)
         await seed_history(big.database, big_own)
         counts = {"small": await small.counts(), "big": await big.counts()}
@@ -296,8 +323,11 @@ async def measure_database(kind: str, make_db: Callable[[str], Any], driver: Dri
         for other in others:
             other.server.stop()
             await other.db.close()
+        log.info("%s: the reader's preview against /gasto's", kind)
+        reader = await reader_rounds(driver, small_bot, reader_chats, options.warmup, options.reps)
         echo_ms = median_ms(echoes)
         details = {
+            "reader": reader,
             "echo_ms": echo_ms,
             "turn_ms": median_ms(small_bot.turns), "confirm_ms": median_ms(small_bot.confirms),
             "turn_history_ms": median_ms(big_bot.turns), "confirm_history_ms": median_ms(big_bot.confirms),
@@ -353,6 +383,7 @@ def ratios(details: dict[str, Any]) -> dict[str, Any]:
     loose = details.get("concurrent_no_flood_limit")
     return {
         "turn_vs_echo": details["turn_ms"] / echo_ms,
+        "reader_vs_command": details["reader"]["reader_vs_command"],
         "confirm_vs_echo": details["confirm_ms"] / echo_ms,
         "confirm_history_ratio": details["confirm_history_ms"] / details["confirm_ms"],
         "concurrent_chats_wall_ratio": concurrent["wall_s"] / SLOW_MODEL_SECONDS if concurrent else None,

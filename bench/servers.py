@@ -177,9 +177,12 @@ TRACED = [  # (module, class, methods): where a turn's and a confirmation's time
     # HouseholdService is a facade: the steps its talk and press went through live in its parts.
     ("bot.app.service", "HouseholdService", ["talk", "press", "preview_posted"]),
     ("bot.app.chats", "Chats", ["context", "member"]),  # the chat's household and tools; the speaker
-    ("bot.app.conversation", "Conversation", ["_prompt", "_outcomes"]),  # working memory; the previews
+    ("bot.app.conversation", "Conversation", ["_outcomes"]),  # the previews
+    ("domain.agent.reader", "SpendReader", ["read"]),  # the free-text reader (no model)
+    ("domain.agent.chat", "AgentChat", ["_read"]),  # the reader's calls run, and kept in the history
     ("bot.app.decisions", "Decisions", ["_confirm"]),
     ("domain.agent.chat", "AgentChat", ["send", "schemas"]),
+    ("bot.app.commands", "Commands", ["propose"]),
     ("domain.tools.confirmer", "Confirmer", ["confirm"]),  # a press's confirmation (was AgentChat.confirm)
     ("domain.tools.base", "WriteTool", ["run", "_propose", "_confirm"]),
     ("infra.db.stores.conversations", "SqlConversationStore", ["recent", "append"]),
