@@ -6,6 +6,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
+from domain.cards import (
+    Card,
+    CardRef,
+    OpenInstallments,
+    Parcela,
+    UnknownCard,
+    card_aliases,
+    check_card_day,
+    parcelas,
+)
 from domain.errors import (
     CurrencyMismatch,
     DomainError,
@@ -21,6 +31,17 @@ from domain.sharing.rules import Share, SplitRule, settlement_shares, shares_of
 from domain.text import fold
 
 EARLIEST = Period(1, 1)  # "since always", for history kept from an adjustment on
+LIMIT_THRESHOLDS = (80, 100)  # percent of the expected amount a month's spends are warned at
+
+
+@dataclass(frozen=True)
+class LimitReached:
+    """A month's spends on an expense reached a threshold of its expected amount: `percent` of it
+    (rounded down). Said once per expense, month and threshold; an undo below it re-arms it."""
+
+    expense: str
+    period: Period
+    percent: int
 
 
 def check_billing_day(day: object) -> int | None:
@@ -36,6 +57,16 @@ class IncomeOfMembers(DomainError):
         who = ", ".join(members)
         super().__init__(f"A renda da casa é a soma da renda de cada um ({who}): cada membro informa a "
                          "sua com /renda <valor> (ou diga de quem é a renda).")
+
+
+def aliases_after_rename(old: str, new: str, aliases: Iterable[str], keep_old_name: bool) -> tuple[str, ...]:
+    """An expense's or card's aliases once renamed from `old` to `new`: the new name is no alias,
+    and the old one becomes one (what the couple has been typing still finds it) unless
+    `keep_old_name` is False (an undo: the aliases as they were)."""
+    kept = [a for a in aliases if fold(a) != fold(new)]
+    if keep_old_name and fold(old) != fold(new) and all(fold(a) != fold(old) for a in kept):
+        kept.append(old)
+    return tuple(kept)
 
 
 @dataclass(eq=False)
@@ -60,6 +91,9 @@ class RecurringExpense:
     # The expected amount from each month on: the month it was registered, then each adjustment.
     # Empty for an expense registered before this was kept: `expected` in every month.
     expected_since: dict[Period, Money] = field(default_factory=dict)
+    # The limit thresholds already said, per loaded month, and those newly reached since the load.
+    alerted: dict[Period, frozenset[int]] = field(default_factory=dict)
+    limits: list[LimitReached] = field(default_factory=list)
 
     def existed_in(self, period: Period) -> bool:
         """Whether the expense was registered by `period` (always, when that is unknown)."""
@@ -80,12 +114,14 @@ class RecurringExpense:
         return self.actuals.get(period, Money.zero(self.expected.currency))
 
     def add_to_actual(self, period: Period, amount: Money, *, paid_by: Member | None = None,
-                      shares: tuple[Share, ...] = ()) -> Money:
+                      shares: tuple[Share, ...] = (), card: CardRef | None = None,
+                      on: date | None = None) -> Money:
         """Adds a delta ("R$ 200 a mais") to the month's actual and returns the new actual.
 
         `paid_by` is who paid it (None: unknown); `shares` its division among the members (empty:
         personal, or an unknown payer: outside the balance). Both stay with the spend's ledger
-        entry. Any spend is recorded this way, whatever paid it (a card's too)."""
+        entry. Any spend is recorded this way, whatever paid it: a card's parcela names its card
+        (`card`, with k of N) and the day of the purchase (`on`)."""
         self._check(amount)
         if shares and sum((share.paid for share in shares), Money.zero(amount.currency)) != amount:
             raise ValueError("a spend's shares must have been paid to its amount")
@@ -93,8 +129,23 @@ class RecurringExpense:
         if new_actual.amount < 0:
             raise InvalidMoney(f"O gasto de {self.name} em {period} ficaria negativo ({new_actual}).")
         self.actuals[period] = new_actual
-        self.lines.append(SpendLine(period, amount, paid_by, shares))
+        self.lines.append(SpendLine(period, amount, paid_by, shares, card, on))
+        self._watch_limits(period)
         return new_actual
+
+    def _watch_limits(self, period: Period) -> None:
+        """Notes a threshold the month's actual reached for the first time, and re-arms one it
+        fell below (an undo)."""
+        expected = self.expected_for(period)
+        if not expected.is_positive:
+            return
+        percent = int(self.actual_for(period).amount * 100 // expected.amount)
+        reached = frozenset(t for t in LIMIT_THRESHOLDS if percent >= t)
+        said = self.alerted.get(period, frozenset())
+        if reached - said:
+            self.limits.append(LimitReached(self.name, period, percent))
+        if reached != said:
+            self.alerted[period] = reached
 
     def change_expected(self, new_expected: Money) -> None:
         self._check(new_expected)
@@ -129,6 +180,7 @@ class RecurringExpense:
         self.actuals[period] = amount
         if not difference.is_zero:
             self.lines.append(SpendLine(period, difference))
+            self._watch_limits(period)
         return amount
 
     def _require_loaded(self, period: Period) -> None:
@@ -155,6 +207,7 @@ class Budget:
     income_names: dict[str, str] = field(default_factory=dict)  # those members' names, for the ledger
     # Acertos made since the last save, one ledger entry each (see domain.ledger).
     settlements: list[SettlementLine] = field(default_factory=list)
+    cards: list[Card] = field(default_factory=list)  # the household's credit cards (domain.cards)
 
     @classmethod
     def create(cls, currency: str, *, id: str | None = None,
@@ -227,12 +280,8 @@ class Budget:
         for other in self.active_expenses():
             if other is not expense and other.answers_to(cleaned):
                 raise DuplicateName(cleaned, f"a despesa {other.name}")
-        old = expense.name
-        kept = [a for a in expense.aliases if fold(a) != fold(cleaned)]
-        if keep_old_name and fold(old) != fold(cleaned) and all(fold(a) != fold(old) for a in kept):
-            kept.append(old)
+        expense.aliases = aliases_after_rename(expense.name, cleaned, expense.aliases, keep_old_name)
         expense.name = cleaned
-        expense.aliases = tuple(kept)
         return expense
 
     def archive(self, name: str, *, since: Period | None = None) -> RecurringExpense:
@@ -323,6 +372,75 @@ class Budget:
 
     def _members_income(self) -> Money:
         return sum(self.incomes.values(), Money.zero(self.currency))
+
+    # -- credit cards (domain.cards) -------------------------------------------------------------
+
+    def register_card(self, name: str, closing_day: int, due_day: int, *,
+                      aliases: Iterable[str] = ()) -> Card:
+        """A new credit card; a name or alias another active card answers to is refused."""
+        cleaned = clean_name(name, "Nome do cartão")
+        card = Card(cleaned, check_card_day(closing_day, "fechamento"), check_card_day(due_day, "vencimento"),
+                    card_aliases(cleaned, aliases))
+        self._check_card_names([card.name, *card.aliases])
+        self.cards.append(card)
+        return card
+
+    def active_cards(self) -> list[Card]:
+        return [card for card in self.cards if not card.archived]
+
+    def find_card(self, name: str) -> Card:
+        """By name or alias, ignoring case and accents; an archived card answers to nothing."""
+        if isinstance(name, str):
+            for card in self.active_cards():
+                if card.answers_to(name):
+                    return card
+        raise UnknownCard(str(name), [card.name for card in self.active_cards()])
+
+    def card_by_id(self, card_id: str) -> Card:
+        for card in self.cards:
+            if card.id == card_id:
+                return card
+        raise UnknownCard(card_id)
+
+    def rename_card(self, name: str, new_name: str, *, keep_old_name: bool = True) -> Card:
+        """A new name for a card; its old name stays an alias unless `keep_old_name` is False."""
+        card = self.find_card(name)
+        cleaned = clean_name(new_name, "Novo nome")
+        self._check_card_names([cleaned], besides=card)
+        card.aliases = aliases_after_rename(card.name, cleaned, card.aliases, keep_old_name)
+        card.name = cleaned
+        return card
+
+    def archive_card(self, name: str, *, open_installments: int = 0) -> Card:
+        """Out of use; refused while parcelas still fall in faturas to come (`open_installments`,
+        as the ledger counts them)."""
+        card = self.find_card(name)
+        if open_installments:
+            raise OpenInstallments(card.name, open_installments)
+        card.archived = True
+        return card
+
+    def _check_card_names(self, names: Iterable[str], besides: Card | None = None) -> None:
+        for wanted in names:
+            for card in self.active_cards():
+                if card is not besides and card.answers_to(wanted):
+                    raise DuplicateName(wanted, f"o cartão {card.name}")
+
+    def record_purchase(self, expense: RecurringExpense, total: Money, *, card: Card, on: date,
+                        installments: int = 1, paid_by: Member | None = None,
+                        members: Sequence[Member] = (), shared: bool = True) -> tuple[Parcela, ...]:
+        """A purchase on `card` made on `on`, in `installments` parcelas: each a spend in its
+        fatura's month, paid by `paid_by` and, when shared, split by today's rule on its own (the
+        cents of each adding up)."""
+        self._check_amount(total)
+        found = parcelas(card, total, on, installments)
+        for parcela in found:
+            shares = (self.shares_for(parcela.amount, paid_by, members)
+                      if paid_by is not None and members and shared else ())
+            expense.add_to_actual(parcela.fatura, parcela.amount, paid_by=paid_by, shares=shares,
+                                  card=CardRef(card.id, card.name, parcela.installment, parcela.installments),
+                                  on=on)
+        return found
 
     # -- who pays what: the split and the acertos (domain.sharing) -------------------------------
 

@@ -75,6 +75,7 @@ class InMemoryBudgetRepository(_InMemory[Budget]):
         await super().save(budget)
         for expense in budget.expenses:
             expense.lines = []
+            expense.limits = []
         budget.settlements = []
         if self.ledger is not None:
             self.ledger.add(entries)
@@ -85,6 +86,7 @@ class InMemoryBudgetRepository(_InMemory[Budget]):
             window = frozenset(periods)
             for expense in budget.expenses:
                 expense.actuals = {p: m for p, m in expense.actuals.items() if p in window}
+                expense.alerted = {p: said for p, said in expense.alerted.items() if p in window}
                 expense.loaded_periods = window
         return budget
 
@@ -93,9 +95,11 @@ class InMemoryBudgetRepository(_InMemory[Budget]):
         saved.settlements = []  # in the ledger now
         for expense in saved.expenses:
             expense.lines = []  # in the ledger now
+            expense.limits = []
             if expense.loaded_periods is not None:
-                kept = before[expense.id].actuals if expense.id in before else {}
-                expense.actuals = {**kept, **expense.actuals}
+                old = before.get(expense.id)
+                expense.actuals = {**(old.actuals if old else {}), **expense.actuals}
+                expense.alerted = {**(old.alerted if old else {}), **expense.alerted}
                 expense.loaded_periods = None
         return saved
 
@@ -206,8 +210,12 @@ def _budget_entries(stored: Budget | None, budget: Budget) -> list[LedgerEntry]:
         entries += [LedgerEntry(EntryKind.SPEND, expense.name, amount=line.amount, expense_id=expense.id,
                                 period=line.period, household_id=budget.household_id,
                                 paid_by=line.paid_by.name if line.paid_by else None,
-                                paid_by_id=line.paid_by.id if line.paid_by else None, shares=line.shares)
+                                paid_by_id=line.paid_by.id if line.paid_by else None, shares=line.shares,
+                                on=line.on, card_id=line.card.card_id if line.card else None,
+                                installment=line.card.installment if line.card else None,
+                                installments=line.card.installments if line.card else None)
                     for line in expense.lines]
+    entries += _card_entries(stored, budget)
     entries += income_entries(stored.income if stored is not None else None,
                               stored.incomes if stored is not None else {}, budget)
     if stored is not None and stored.split != budget.split:
@@ -216,6 +224,20 @@ def _budget_entries(stored: Budget | None, budget: Budget) -> list[LedgerEntry]:
                             paid_by=line.paid_by.name, paid_by_id=line.paid_by.id,
                             household_id=budget.household_id, shares=line.shares)
                 for line in budget.settlements]
+    return entries
+
+
+def _card_entries(stored: Budget | None, budget: Budget) -> list[LedgerEntry]:
+    before = {card.id: card for card in stored.cards} if stored is not None else {}
+    entries: list[LedgerEntry] = []
+    for card in budget.cards:
+        old = before.get(card.id)
+        kinds = ([EntryKind.CARD] if old is None else
+                 [*([EntryKind.RENAMED] if old.name != card.name else []),
+                  *([EntryKind.ARCHIVED if card.archived else EntryKind.RESTORED]
+                    if old.archived != card.archived else [])])
+        entries += [LedgerEntry(kind, card.name, card_id=card.id, household_id=budget.household_id)
+                    for kind in kinds]
     return entries
 
 

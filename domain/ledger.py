@@ -21,6 +21,7 @@ from datetime import UTC, date, datetime
 from enum import StrEnum
 from typing import NamedTuple, Protocol
 
+from domain.cards import CardRef
 from domain.household import Member
 from domain.money import Money, Period
 from domain.sharing.balance import Balance, MemberNet
@@ -41,6 +42,7 @@ class EntryKind(StrEnum):
     SETTLEMENT = "settlement"      # an acerto: its shares move the balance by `amount`
     SPLIT = "split"                # the split rule changed (amount None)
     PIX = "pix"                    # a member's Pix key set or removed (amount None; never the key)
+    CARD = "card"                  # a credit card registered (amount None; `card_id` names it)
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,11 @@ class LedgerEntry(NamedTuple):
     # Each member's part of a shared spend or an acerto, as confirmed (empty: personal, an
     # unknown payer, or no money between members). They move the balance; nothing recomputes them.
     shares: tuple[Share, ...] = ()
+    # A card spend's card and parcela (k of N); `period` is then its fatura's month and `on` the
+    # purchase's day (domain.cards). A card's own entries (registered, renamed …) name it too.
+    card_id: str | None = None
+    installment: int | None = None
+    installments: int | None = None
 
 
 _current: ContextVar[Stamp | None] = ContextVar("ledger_stamp", default=None)
@@ -100,12 +107,15 @@ def current_stamp() -> Stamp | None:
 @dataclass(frozen=True)
 class SpendLine:
     """One addition to an expense's month, as a domain verb made it (one entry when saved):
-    who paid it, when known, and its shares when it is shared (domain.sharing)."""
+    who paid it, when known, and its shares when it is shared (domain.sharing); on a card, the
+    card and the parcela, and the day of the purchase."""
 
     period: Period
     amount: Money
     paid_by: Member | None = None
     shares: tuple[Share, ...] = ()
+    card: CardRef | None = None
+    on: date | None = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +126,16 @@ class SettlementLine:
     amount: Money
     paid_by: Member
     shares: tuple[Share, ...]
+
+
+@dataclass(frozen=True)
+class FaturaTotal:
+    """A card's fatura as the ledger sums it: its month, its total, and how many parcelas of
+    purchases in installments (2x or more) it holds."""
+
+    fatura: Period
+    total: Money
+    parcelas: int
 
 
 class Ledger(Protocol):
@@ -136,6 +156,15 @@ class Ledger(Protocol):
     async def balance(self, household_id: str, period: Period | None = None) -> Balance:
         """Each member's net over the household's shares (all time, or `period`'s movement: the
         entries of that month as `month` counts them), and how many spends and acertos it covers."""
+        ...
+
+    async def fatura(self, card_id: str, fatura: Period) -> list[LedgerEntry]:
+        """The card's spend entries in that fatura (undone ones and their reversals included),
+        with their shares, oldest first."""
+        ...
+
+    async def faturas(self, card_id: str, since: Period) -> list[FaturaTotal]:
+        """The card's faturas from `since` on that hold anything, in order."""
         ...
 
 
@@ -172,6 +201,15 @@ class InMemoryLedger:
         return balance_of(e for e in self.entries
                           if e.household_id == household_id and (period is None or entry_period(e) == period))
 
+    async def fatura(self, card_id: str, fatura: Period) -> list[LedgerEntry]:
+        return [e for e in self.entries
+                if e.card_id == card_id and e.kind is EntryKind.SPEND and e.period == fatura]
+
+    async def faturas(self, card_id: str, since: Period) -> list[FaturaTotal]:
+        return faturas_of(e for e in self.entries
+                          if e.card_id == card_id and e.kind is EntryKind.SPEND and e.period is not None
+                          and since <= e.period)
+
 
 def balance_of(entries: Iterable[LedgerEntry]) -> Balance:
     """The balance of some entries, summed in Python (what SQL sums in infra/db/stores/shares.py)."""
@@ -187,6 +225,19 @@ def balance_of(entries: Iterable[LedgerEntry]) -> Balance:
                 counts[entry.kind] += 1 if share.paid.amount > 0 else -1
     return Balance(tuple(MemberNet(member, names[member], net) for (member, _), net in nets.items()),
                    counts[EntryKind.SPEND], counts[EntryKind.SETTLEMENT])
+
+
+def faturas_of(entries: Iterable[LedgerEntry]) -> list[FaturaTotal]:
+    """The faturas some card spend entries add up to (what SQL sums in infra/db/stores/ledger.py)."""
+    totals: dict[Period, tuple[Money, int]] = {}
+    for entry in entries:
+        if entry.period is None or entry.amount is None:
+            continue
+        total, count = totals.get(entry.period, (Money.zero(entry.amount.currency), 0))
+        step = ((entry.amount.amount > 0) - (entry.amount.amount < 0)) if (entry.installments or 1) > 1 else 0
+        totals[entry.period] = (total + entry.amount, count + step)
+    return [FaturaTotal(period, total, count) for period, (total, count) in sorted(totals.items())
+            if not total.is_zero or count]
 
 
 def entry_period(entry: LedgerEntry) -> Period | None:

@@ -8,13 +8,15 @@ trimmed for tokens without changing what people see, and no two places count a m
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
 from domain.budget import Budget
+from domain.cards import Card
 from domain.errors import DomainError
 from domain.goals import Goal
+from domain.ledger import FaturaTotal, LedgerEntry
 from domain.money import ExchangeRates, Money, Period
 
 
@@ -127,12 +129,89 @@ class MonthReport:
                    tuple(GoalReport.or_why_not(g, today, rates) for g in goals if not g.archived))
 
 
+@dataclass(frozen=True)
+class FaturaItem:
+    """One line of a fatura: a purchase, or one parcela of it (k of N)."""
+
+    on: date | None
+    expense: str
+    amount: Money
+    paid_by: str | None
+    installment: int | None = None
+    installments: int | None = None
+
+
+@dataclass(frozen=True)
+class FaturaReport:
+    """A card's fatura of one month (the month it closes): its items, total, closing and due
+    dates, what each member owes of it, and the later faturas that already hold parcelas."""
+
+    card: str
+    fatura: Period
+    closing: date
+    due: date
+    items: tuple[FaturaItem, ...]
+    total: Money
+    owed: tuple[tuple[str, Money], ...]
+    upcoming: tuple[FaturaTotal, ...] = ()
+
+    @classmethod
+    def of(cls, card: Card, fatura: Period, entries: Iterable[LedgerEntry], upcoming: Iterable[FaturaTotal],
+           currency: str) -> FaturaReport:
+        """From the fatura's ledger entries: an undone purchase (its entries and their reversal)
+        is not an item; what each member owes is their shares (a personal spend: the payer's)."""
+        items: dict[tuple[str | None, int | None, int], FaturaItem] = {}
+        owed: dict[str, Money] = {}
+        total = Money.zero(currency)
+        for index, entry in enumerate(entries):
+            if entry.amount is None:
+                continue
+            total = total + entry.amount
+            purchase = entry.undoes or entry.operation_id
+            key = (purchase, entry.installment, index if purchase is None else 0)
+            found = items.get(key)
+            items[key] = (replace(found, amount=found.amount + entry.amount) if found is not None else
+                          FaturaItem(entry.on, entry.subject, entry.amount, entry.paid_by, entry.installment,
+                                     entry.installments))
+            for name, part in (((s.member_name, s.owed) for s in entry.shares) if entry.shares
+                               else [(entry.paid_by or "?", entry.amount)]):
+                owed[name] = owed[name] + part if name in owed else part
+        kept = tuple(item for item in items.values() if not item.amount.is_zero)
+        return cls(card.name, fatura, card.closing_date(fatura), card.due_date(fatura), kept, total,
+                   tuple((name, money) for name, money in owed.items() if not money.is_zero),
+                   tuple(f for f in upcoming if f.fatura > fatura))
+
+    @property
+    def empty(self) -> bool:
+        return not self.items
+
+
+@dataclass(frozen=True)
+class CardSummary:
+    """A card as /cartoes lists it: its days and the fatura open today."""
+
+    name: str
+    closing_day: int
+    due_day: int
+    open_fatura: Period
+    open_total: Money
+
+
 def _money(money: Money) -> dict[str, Any]:
     return {"amount": money.amount, "currency": money.currency}
 
 
-def report_json(report: BudgetReport | GoalReport) -> dict[str, Any]:
+def report_json(report: BudgetReport | GoalReport | FaturaReport) -> dict[str, Any]:
     """A report as the model reads it (contract §3's keys): the one place that shapes it."""
+    if isinstance(report, FaturaReport):
+        return {
+            "card": report.card, "fatura": str(report.fatura), "closes": report.closing.isoformat(),
+            "due": report.due.isoformat(), "total": _money(report.total),
+            "items": [{"expense": i.expense, "amount": _money(i.amount), "paidBy": i.paid_by,
+                       **({"installment": f"{i.installment}/{i.installments}"}
+                          if (i.installments or 1) > 1 else {})} for i in report.items],
+            "next": {str(f.fatura): _money(f.total) for f in report.upcoming},
+        }
     if isinstance(report, BudgetReport):
         return {
             "period": str(report.period),
