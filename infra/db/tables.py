@@ -105,6 +105,31 @@ expense_aliases = Table(
     Column("alias", String(NAME), nullable=False),
 )
 
+# A month's limit thresholds already said for an expense (migration 0024): 80 and 100 % of its
+# expected amount, once each; an undo that takes the month below one deletes its row (re-armed).
+# Saved with the budget, under its row lock, so concurrent confirmations say each once.
+expense_alerts = Table(
+    "expense_alerts", metadata,
+    _parent("expense_id", "expenses.id"),
+    Column("period", String(7), primary_key=True),
+    Column("threshold", SmallInteger, primary_key=True),
+)
+
+# A household's credit cards (migration 0024), part of its budget: the day each fatura closes and
+# the day it falls due; aliases as a JSON list. Spends on a card are ledger entries naming it.
+cards = Table(
+    "cards", metadata,
+    Column("id", String(ID), primary_key=True),
+    Column("budget_id", String(ID), ForeignKey("budgets.id", ondelete="CASCADE"), nullable=False,
+           index=True),
+    Column("name", String(NAME), nullable=False),
+    Column("aliases", Text, nullable=True),
+    Column("closing_day", SmallInteger, nullable=False),
+    Column("due_day", SmallInteger, nullable=False, index=True),
+    Column("archived", Boolean, nullable=False, server_default=false()),
+    Column("position", Integer, nullable=False),
+)
+
 goals = Table(
     "goals", metadata,
     Column("id", String(ID), primary_key=True),
@@ -150,7 +175,13 @@ ledger_entries = Table(
     Column("confirmed_by", String(NAME), nullable=True),
     Column("undoes", String(128), nullable=True),
     Column("created_at", UtcDateTime, nullable=False),
+    # A card spend (migration 0024): its card and parcela, k of N; `period` is then its fatura and
+    # `day` the purchase's. A card's own entries (registered, renamed, archived) name it too.
+    Column("card_id", String(ID), nullable=True),
+    Column("installment", SmallInteger, nullable=True),
+    Column("installments", SmallInteger, nullable=True),
     Index(None, "expense_id", "period", "currency", "amount_minor"),
+    Index(None, "card_id", "period"),
     Index(None, "budget_id", "period"),
     Index(None, "goal_id", "kind", "currency", "amount_minor"),
     Index(None, "household_id", "id"),
@@ -293,8 +324,8 @@ Index(None, chats.c.budget_id)
 # `household-bot remind` run, one of them sends it, once (infra/db/stores/schedule.py).
 scheduled_sends = Table(
     "scheduled_sends", metadata,
-    Column("kind", String(16), primary_key=True),  # "bill" or "closing"
-    Column("subject_id", String(ID), primary_key=True),  # the expense, or the household
+    Column("kind", String(16), primary_key=True),  # "bill", "fatura" or "closing"
+    Column("subject_id", String(ID), primary_key=True),  # the expense, the card, or the household
     Column("due_on", Date, primary_key=True),  # the bill's due date, or the closing's 1st
     Column("chat_id", BigInteger, nullable=False),
     Column("status", String(16), nullable=False),

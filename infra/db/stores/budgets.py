@@ -15,6 +15,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from domain.budget import Budget, RecurringExpense
+from domain.cards import Card
 from domain.errors import NotFound
 from domain.ledger import EntryKind, SpendLine
 from domain.money import Money, Period
@@ -22,7 +23,7 @@ from domain.sharing.rules import SplitRule
 from infra.db.aggregates import bump_version, insert_root, remember_saved
 from infra.db.engine import Database, UnitOfWork
 from infra.db.stores.ledger import entry_row, insert_entries, monthly_actuals
-from infra.db.tables import budgets, expense_aliases, expenses
+from infra.db.tables import budgets, cards, expense_alerts, expense_aliases, expenses
 from infra.db.values import money_from_minor, period_of
 
 KIND = "Orçamento"
@@ -30,12 +31,14 @@ KIND = "Orçamento"
 
 @dataclass(frozen=True)
 class ExpenseState:
-    """An expense as stored: its row id, its columns and its actuals (a copy, never shared)."""
+    """An expense as stored: its row id, its columns, its actuals and the limit thresholds said
+    (copies, never shared)."""
 
     id: str
     fields: tuple[Any, ...]
     aliases: tuple[str, ...]
     actuals: dict[Period, Money]
+    alerted: dict[Period, frozenset[int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,18 @@ class BudgetState:
     income: Money | None = None
     incomes: dict[str, Money] = field(default_factory=dict)
     split: SplitRule = field(default_factory=SplitRule)
+    cards: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # each card's columns, by id
+
+
+def _card_fields(card: Card, position: int) -> tuple[Any, ...]:
+    return (card.name, json.dumps(list(card.aliases), ensure_ascii=False) if card.aliases else None,
+            card.closing_day, card.due_day, card.archived, position)
+
+
+def _card_row(budget_id: str, card_id: str, fields: tuple[Any, ...]) -> dict[str, Any]:
+    name, aliases, closing_day, due_day, archived, position = fields
+    return {"id": card_id, "budget_id": budget_id, "name": name, "aliases": aliases,
+            "closing_day": closing_day, "due_day": due_day, "archived": archived, "position": position}
 
 
 def _fields(expense: RecurringExpense, position: int) -> tuple[Any, ...]:
@@ -146,7 +161,7 @@ class SqlBudgetRepository:
                 if before is None:  # not loaded through this database: diff against the store
                     _, stored = await _fetch(connection, budget.id, None, lock=False)
                     before = BudgetState(stored.expenses, by_identity=False, income=stored.income,
-                                         incomes=stored.incomes, split=stored.split)
+                                         incomes=stored.incomes, split=stored.split, cards=stored.cards)
             after = await _write_expenses(connection, unit, budget, before)
             remember_saved(self._db, unit, budget, after)
 
@@ -173,6 +188,11 @@ async def _fetch(connection: AsyncConnection, budget_id: str, periods: Iterable[
     wanted = None if periods is None else frozenset(periods)
     # No month asked for (the names, the income): none to read.
     by_expense = await monthly_actuals(connection, [row.id for row in expense_rows], wanted)
+    alerted = await _alerts(connection, [row.id for row in expense_rows], wanted)
+    card_rows = (await connection.execute(
+        select(cards).where(cards.c.budget_id == budget_id).order_by(cards.c.position))).all()
+    loaded_cards = [Card(row.name, row.closing_day, row.due_day, tuple(json.loads(row.aliases or "[]")),
+                         id=row.id, archived=row.archived) for row in card_rows]
     loaded: list[RecurringExpense] = []
     states: list[tuple[RecurringExpense, ExpenseState]] = []
     for row in expense_rows:
@@ -183,19 +203,37 @@ async def _fetch(connection: AsyncConnection, budget_id: str, periods: Iterable[
             billing_day=row.billing_day, payment_method=row.payment_method,
             actuals=dict(month_actuals), loaded_periods=wanted, id=row.id, archived=row.archived,
             archived_since=period_of(row.archived_since) if row.archived_since else None,
-            expected_since=_history_of(row.expected_history, row.currency))
+            expected_since=_history_of(row.expected_history, row.currency),
+            alerted=dict(alerted.get(row.id, {})))
         loaded.append(expense)
         states.append((expense, ExpenseState(row.id, _fields(expense, row.position),
-                                             expense.aliases, month_actuals)))
+                                             expense.aliases, month_actuals, dict(expense.alerted))))
     income = (money_from_minor(root.income_minor, root.income_currency)
               if root.income_minor is not None else None)
     incomes, names = _incomes_of(root.member_incomes, root.currency)
     split = _split_of(root.split_rule)
     budget = Budget(id=root.id, currency=root.currency, household_id=root.household_id,
                     expenses=loaded, income=income, version=root.version, split=split,
-                    incomes=incomes, income_names=names)
+                    incomes=incomes, income_names=names, cards=loaded_cards)
     return budget, BudgetState(states, by_identity=True, periods=wanted, income=income,
-                               incomes=dict(incomes), split=split)
+                               incomes=dict(incomes), split=split,
+                               cards={row.id: _card_fields(card, row.position)
+                                      for row, card in zip(card_rows, loaded_cards, strict=True)})
+
+
+async def _alerts(connection: AsyncConnection, expense_ids: list[str],
+                  periods: frozenset[Period] | None) -> dict[str, dict[Period, frozenset[int]]]:
+    """The limit thresholds already said, per expense and loaded month."""
+    found: dict[str, dict[Period, set[int]]] = defaultdict(lambda: defaultdict(set))
+    if not expense_ids or (periods is not None and not periods):
+        return {}
+    query = select(expense_alerts).where(expense_alerts.c.expense_id.in_(expense_ids))
+    if periods is not None:
+        query = query.where(expense_alerts.c.period.in_(sorted(str(p) for p in periods)))
+    for expense_id, period, threshold in await connection.execute(query):
+        found[expense_id][period_of(period)].add(threshold)
+    return {expense_id: {period: frozenset(said) for period, said in months.items()}
+            for expense_id, months in found.items()}
 
 
 def _pair(budget: Budget, before: BudgetState) -> list[ExpenseState | None]:
@@ -220,17 +258,24 @@ async def _write_expenses(connection: AsyncConnection, unit: UnitOfWork, budget:
     periods = before.periods
     household_id = budget.household_id
 
+    alerts_changed: list[tuple[str, Period, frozenset[int]]] = []
+
     def entry(kind: EntryKind, expense: RecurringExpense, expense_id: str, amount: Money | None = None,
               period: Period | None = None, line: SpendLine | None = None) -> None:
         ledger.append(entry_row(kind, expense.name, household_id=household_id, amount=amount,
                                 budget_id=budget.id, expense_id=expense_id, period=period,
-                                payer=line.paid_by if line else None, shares=line.shares if line else ()))
+                                payer=line.paid_by if line else None, shares=line.shares if line else (),
+                                card=line.card if line else None, day=line.on if line else None))
 
     for position, (expense, old) in enumerate(zip(budget.expenses, _pair(budget, before), strict=True)):
         expense_id = old.id if old is not None else (expense.id or uuid.uuid4().hex)
         if expense.id != expense_id:
             expense.id = expense_id
         fields = _fields(expense, position)
+        old_alerted = old.alerted if old is not None else {}
+        for period in set(expense.alerted) | set(old_alerted):
+            if expense.alerted.get(period, frozenset()) != old_alerted.get(period, frozenset()):
+                alerts_changed.append((expense_id, period, expense.alerted.get(period, frozenset())))
         if old is None:
             new_expenses.append(_expense_row(budget.id, expense_id, fields))
             entry(EntryKind.EXPENSE, expense, expense_id, expense.expected)
@@ -265,7 +310,7 @@ async def _write_expenses(connection: AsyncConnection, unit: UnitOfWork, budget:
                 entry(EntryKind.SPEND, expense, expense_id, amount, period, line)
             kept = dict(expense.actuals)
             _forget_lines(unit, expense)
-        states.append((expense, ExpenseState(expense_id, fields, expense.aliases, kept)))
+        states.append((expense, ExpenseState(expense_id, fields, expense.aliases, kept, dict(expense.alerted))))
 
     if budget.income != before.income or budget.incomes != before.incomes:
         for change, member_id, name in budget.income_changes(before.income, before.incomes):
@@ -278,6 +323,7 @@ async def _write_expenses(connection: AsyncConnection, unit: UnitOfWork, budget:
                                 amount=settlement.amount, budget_id=budget.id, day=settlement.on,
                                 payer=settlement.paid_by, shares=settlement.shares))
     _forget_settlements(unit, budget)
+    new_cards, changed_cards, card_states = _card_changes(budget, before, ledger)
 
     still_there = {state.id for _, state in states}
     gone = [state.id for _, state in before.expenses if state.id not in still_there]
@@ -294,9 +340,48 @@ async def _write_expenses(connection: AsyncConnection, unit: UnitOfWork, budget:
             delete(expense_aliases).where(expense_aliases.c.expense_id.in_(stale_aliases)))
     if new_aliases:
         await connection.execute(expense_aliases.insert(), new_aliases)
+    for expense_id, period, said in alerts_changed:
+        await connection.execute(delete(expense_alerts).where(
+            expense_alerts.c.expense_id == expense_id, expense_alerts.c.period == str(period)))
+        if said:
+            await connection.execute(expense_alerts.insert(), [
+                {"expense_id": expense_id, "period": str(period), "threshold": threshold}
+                for threshold in sorted(said)])
+    if new_cards:
+        await connection.execute(cards.insert(), new_cards)
+    for row in changed_cards:
+        await connection.execute(update(cards).where(cards.c.id == row["id"]).values(**row))
     await insert_entries(connection, ledger)
     return BudgetState(states, by_identity=True, periods=periods, income=budget.income,
-                       incomes=dict(budget.incomes), split=budget.split)
+                       incomes=dict(budget.incomes), split=budget.split, cards=card_states)
+
+
+def _card_changes(budget: Budget, before: BudgetState, ledger: list[dict[str, Any]]
+                  ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, tuple[Any, ...]]]:
+    """The cards to insert and update, with a ledger entry for each registration, rename,
+    archive or restore; and the cards' columns as they will be stored."""
+    new: list[dict[str, Any]] = []
+    changed: list[dict[str, Any]] = []
+    states: dict[str, tuple[Any, ...]] = {}
+    for position, card in enumerate(budget.cards):
+        fields = _card_fields(card, position)
+        old = before.cards.get(card.id)
+        states[card.id] = fields
+
+        def entry(kind: EntryKind, card: Card = card) -> None:
+            ledger.append(entry_row(kind, card.name, household_id=budget.household_id, budget_id=budget.id,
+                                    card_id=card.id))
+
+        if old is None:
+            new.append(_card_row(budget.id, card.id, fields))
+            entry(EntryKind.CARD)
+        elif old != fields:
+            changed.append(_card_row(budget.id, card.id, fields))
+            if old[0] != card.name:
+                entry(EntryKind.RENAMED)
+            if old[4] != card.archived:
+                entry(EntryKind.ARCHIVED if card.archived else EntryKind.RESTORED)
+    return new, changed, states
 
 
 def _spend_changes(expense: RecurringExpense, old_actuals: dict[Period, Money],

@@ -8,11 +8,12 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, case, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from domain.cards import CardRef
 from domain.household import Member
-from domain.ledger import EntryKind, LedgerEntry, current_stamp
+from domain.ledger import EntryKind, FaturaTotal, LedgerEntry, current_stamp
 from domain.money import Money, Period
 from domain.sharing.balance import Balance
 from domain.sharing.rules import Share
@@ -29,9 +30,11 @@ def entry_row(kind: EntryKind, subject: str, *, household_id: str | None, amount
               budget_id: str | None = None, expense_id: str | None = None,
               goal_id: str | None = None, period: Period | None = None, day: date | None = None,
               paid_by_id: str | None = None, paid_by: str | None = None, payer: Member | None = None,
-              shares: tuple[Share, ...] = ()) -> dict[str, Any]:
+              shares: tuple[Share, ...] = (), card: CardRef | None = None,
+              card_id: str | None = None) -> dict[str, Any]:
     """A row for the entries table, stamped with the confirmation this save runs in (if any).
-    `payer` names who paid; `shares` (written to ledger_shares beside it) their division."""
+    `payer` names who paid; `shares` (written to ledger_shares beside it) their division; `card`
+    a card spend's card and parcela (`card_id` alone: one of the card's own entries)."""
     stamp = current_stamp()
     if payer is not None:
         paid_by_id, paid_by = payer.id, payer.name
@@ -48,6 +51,9 @@ def entry_row(kind: EntryKind, subject: str, *, household_id: str | None, amount
         "confirmed_by": stamp.confirmed_by if stamp else None,
         "undoes": stamp.undoes if stamp else None,
         "created_at": datetime.now(UTC),
+        "card_id": card.card_id if card is not None else card_id,
+        "installment": card.installment if card is not None else None,
+        "installments": card.installments if card is not None else None,
     }
     if shares:
         row[SHARES] = shares
@@ -111,17 +117,20 @@ async def goal_savings(connection: AsyncConnection,
 _COLUMNS = (entries.c.kind, entries.c.subject, entries.c.amount_minor, entries.c.currency,
             entries.c.expense_id, entries.c.goal_id, entries.c.period, entries.c.day, entries.c.paid_by,
             entries.c.paid_by_id, entries.c.household_id, entries.c.operation_id, entries.c.tool,
-            entries.c.confirmed_by, entries.c.scope, entries.c.undoes, entries.c.created_at, entries.c.id)
+            entries.c.confirmed_by, entries.c.scope, entries.c.undoes, entries.c.created_at, entries.c.id,
+            entries.c.card_id, entries.c.installment, entries.c.installments)
 
 
 def _entry(row: Any) -> LedgerEntry:
     """An entry from a row of _COLUMNS, by position (the hot loop of an export)."""
     (kind, subject, units, currency, expense_id, goal_id, period, day, paid_by, paid_by_id,
-     household_id, operation_id, tool, confirmed_by, scope, undoes, created_at, entry_id) = row
+     household_id, operation_id, tool, confirmed_by, scope, undoes, created_at, entry_id,
+     card_id, installment, installments) = row
     return LedgerEntry(
         _KINDS[kind], subject, money_from_minor(units, currency) if units is not None else None,
         expense_id, goal_id, period_of(period) if period is not None else None, day, paid_by,
-        paid_by_id, household_id, operation_id, tool, confirmed_by, scope, undoes, created_at, entry_id)
+        paid_by_id, household_id, operation_id, tool, confirmed_by, scope, undoes, created_at, entry_id,
+        (), card_id, installment, installments)
 
 
 def _in_month(query: Select[Any], period: Period) -> Select[Any]:
@@ -189,3 +198,29 @@ class SqlLedger:
         the budget's row lock: another acerto confirmed meanwhile is already counted."""
         async with self._db.reading() as connection:
             return await sharing.balance(connection, household_id, period)
+
+    async def fatura(self, card_id: str, fatura: Period) -> list[LedgerEntry]:
+        """One seek on (card_id, period)."""
+        query = (select(*_COLUMNS)
+                 .where(entries.c.card_id == card_id, entries.c.period == str(fatura),
+                        entries.c.kind == EntryKind.SPEND.value)
+                 .order_by(entries.c.id))
+        async with self._db.reading() as connection:
+            rows = (await connection.execute(query)).all()
+            shared = await sharing.shares_of(connection, [row.id for row in rows])
+        return [_entry(row)._replace(shares=shared.get(row.id, ())) for row in rows]
+
+    async def faturas(self, card_id: str, since: Period) -> list[FaturaTotal]:
+        """A range of (card_id, period), summed per fatura; a parcela counts +1, its reversal -1."""
+        many = entries.c.installments > 1
+        parcelas = func.sum(case((many & (entries.c.amount_minor > 0), 1),
+                                 (many & (entries.c.amount_minor < 0), -1), else_=0))
+        query = (select(entries.c.period, entries.c.currency, func.sum(entries.c.amount_minor), parcelas)
+                 .where(entries.c.card_id == card_id, entries.c.period >= str(since),
+                        entries.c.kind == EntryKind.SPEND.value)
+                 .group_by(entries.c.period, entries.c.currency)
+                 .order_by(entries.c.period))
+        async with self._db.reading() as connection:
+            rows = (await connection.execute(query)).all()
+        return [FaturaTotal(period_of(period), money_from_minor(int(units or 0), currency), int(count or 0))
+                for period, currency, units, count in rows if units or count]

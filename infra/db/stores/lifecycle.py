@@ -18,10 +18,12 @@ from sqlalchemy import ColumnElement, Table, delete, insert, select, update
 from infra.db.engine import Database
 from infra.db.tables import (
     budgets,
+    cards,
     chat_members,
     chats,
     conversations,
     departed_chats,
+    expense_alerts,
     expense_aliases,
     expenses,
     goal_members,
@@ -101,7 +103,9 @@ ERASED: list[tuple[Table, Where]] = [
     (messages, by_scope(messages.c.conversation_id)),
     (conversations, by_scope(conversations.c.id)),
     (expense_aliases, by_expense(expense_aliases.c.expense_id)),
+    (expense_alerts, by_expense(expense_alerts.c.expense_id)),
     (expenses, by_budget(expenses.c.budget_id)),
+    (cards, by_budget(cards.c.budget_id)),
     (budgets, by_household(budgets.c.household_id)),
     (goal_members, by_goal(goal_members.c.goal_id)),
     (goals, by_household(goals.c.household_id)),

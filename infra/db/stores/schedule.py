@@ -19,11 +19,11 @@ from sqlalchemy import ColumnElement, Select, and_, delete, exists, or_, select,
 from domain.clock import BillingDays
 from domain.money import Money
 from infra.db.engine import Database
-from infra.db.tables import chats, expenses, goals, reminder_preferences, scheduled_sends
+from infra.db.tables import cards, chats, expenses, goals, reminder_preferences, scheduled_sends
 from infra.db.upsert import insert_for
 from infra.db.values import money_from_minor
 
-BILL, CLOSING = "bill", "closing"
+BILL, CLOSING, FATURA = "bill", "closing", "fatura"
 SENDING, SENT = "sending", "sent"
 MAX_ATTEMPTS = 5
 
@@ -43,6 +43,18 @@ class DueBill:
         # Built when the reminder is written, not for every row found (bench/run.py: on the
         # last day of a month, ten thousand rows).
         return money_from_minor(self.expected_minor, self.currency)
+
+
+@dataclass(frozen=True)
+class DueCard:
+    """A card whose due day falls on the reminder's date (which of its faturas is due, and for how
+    much, the caller reads: domain.cards, the ledger)."""
+
+    card_id: str
+    chat_id: int
+    name: str
+    closing_day: int
+    due_day: int
 
 
 @dataclass(frozen=True)
@@ -86,6 +98,19 @@ def due_bills_query(due_on: date, days: BillingDays, now: datetime) -> Select[An
             .where(billed, ~muted, ~_owed(BILL, expenses.c.id, due_on, now)))
 
 
+def due_cards_query(due_on: date, days: BillingDays, now: datetime) -> Select[Any]:
+    """Active cards due on `days` (index on cards.due_day), joined to their chats, without muted
+    households or fatura reminders already sent or being sent."""
+    now = _utc(now)
+    day = cards.c.due_day
+    due = or_(day == days.day, day > days.day) if days.and_later else day == days.day
+    muted = exists().where(reminder_preferences.c.household_id == chats.c.household_id,
+                           reminder_preferences.c.enabled.is_(False))
+    return (select(cards.c.id, cards.c.name, cards.c.closing_day, cards.c.due_day, chats.c.chat_id)
+            .join(chats, chats.c.budget_id == cards.c.budget_id)
+            .where(due, cards.c.archived.is_(False), ~muted, ~_owed(FATURA, cards.c.id, due_on, now)))
+
+
 class ScheduleStore:
     def __init__(self, database: Database) -> None:
         self._db = database
@@ -99,6 +124,12 @@ class ScheduleStore:
             rows = (await connection.execute(due_bills_query(due_on, days, now))).all()
         return [DueBill(row.id, row.chat_id, row.household_id, row.name, row.expected_minor, row.currency,
                         row.payment_method) for row in rows]
+
+    async def due_cards(self, due_on: date, days: BillingDays, now: datetime) -> list[DueCard]:
+        """The cards whose due day falls on `due_on` and whose reminder is owed: one query."""
+        async with self._db.reading() as connection:
+            rows = (await connection.execute(due_cards_query(due_on, days, now))).all()
+        return [DueCard(row.id, row.chat_id, row.name, row.closing_day, row.due_day) for row in rows]
 
     async def due_closings(self, first_day: date, opened_before: datetime, now: datetime) -> list[DueClosing]:
         """Households with something to sum up (an expense or a goal), set up before the month

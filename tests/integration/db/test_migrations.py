@@ -237,3 +237,28 @@ async def test_migration_0014_downgraded_and_upgraded_again_keeps_aliases_member
         assert trip.saved_by_currency() == {"EUR": Money.of("500", "EUR")}
     finally:
         await database.dispose()
+
+
+async def test_migration_0024_downgraded_keeps_card_spends_as_spends_and_upgrades_again(
+        blank_backend: Backend) -> None:
+    database = blank_backend.open()
+    try:
+        await upgrade_database(database)
+        budget = Budget.create("BRL", id="orc", household_id="casa-1")
+        mercado = budget.register("Mercado", Money.of("1000", "BRL"))
+        card = budget.register_card("Nubank", 3, 10)
+        budget.record_purchase(mercado, Money.of("900", "BRL"), card=card, on=date(2026, 6, 15), installments=3)
+        await SqlBudgetRepository(database).save(budget)
+
+        async with database.engine.connect() as connection:
+            await connection.run_sync(downgrade_to, "0019")
+            await connection.commit()
+            assert "cards" not in await connection.run_sync(table_names)
+        await upgrade_database(database)
+
+        loaded = await SqlBudgetRepository(database).load("orc")
+        assert [loaded.find_by_name("Mercado").actual_for(Period(2026, m)) for m in (7, 8, 9)] == \
+            [Money.of("300", "BRL")] * 3
+        assert loaded.cards == []  # the card went with its table; what was spent stays spent
+    finally:
+        await database.dispose()
