@@ -118,6 +118,10 @@ class WriteArgs(ToolArgs):
     operation_id: str = Field(min_length=1, max_length=64)
     confirm: bool = False
 
+    # Optional arguments a tool gained after operations were stored: left out of the fingerprint
+    # while at their default, so a pending or confirmed operation stored before keeps its own.
+    added_later: ClassVar[frozenset[str]] = frozenset()
+
 
 def money_dict(money: Money) -> dict[str, Any]:
     return {"amount": money.amount, "currency": money.currency}
@@ -308,7 +312,9 @@ class WriteTool(Tool[W]):
     @staticmethod
     def digest(args: WriteArgs) -> str:
         """What the operation does, without its id: equal for arguments that mean the same."""
-        return fingerprint(args.model_dump(exclude={"operation_id", "confirm"}))
+        fields = type(args).model_fields
+        unset = {name for name in args.added_later if getattr(args, name) == fields[name].default}
+        return fingerprint(args.model_dump(exclude={"operation_id", "confirm", *unset}))
 
     async def run(self, args: W, *, confirmed_by: str | None = None,
                   force_preview: bool = False) -> ToolReceipt:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from datetime import date
+from typing import Annotated, Any, ClassVar
 
 from pydantic import BeforeValidator, Field
 
 from domain.budget import Budget, RecurringExpense
+from domain.cards import check_installments
 from domain.clock import DEFAULT_TIMEZONE, Clock, local_today
 from domain.errors import InvalidArgument, InvalidMoney, NothingToChange, UnknownExpense
 from domain.household import Household, Member
@@ -17,7 +20,7 @@ from domain.operations.log import OperationLog
 from domain.operations.previews import OMIT, Preview
 from domain.operations.receipts import ToolReceipt
 from domain.ports import BudgetRepository
-from domain.reading import read_period
+from domain.reading import read_date, read_period
 from domain.reports import BudgetReport, report_json
 from domain.tools.base import (
     HouseholdBinding,
@@ -28,6 +31,7 @@ from domain.tools.base import (
     WriteArgs,
     WriteTool,
     missing,
+    parse_date,
 )
 from domain.tools.grounding import Ground, Intent, grounds
 
@@ -41,9 +45,23 @@ class SharePart:
 
 
 @dataclass(frozen=True)
+class LimitNote:
+    """A month's spends on an expense reached a threshold of its expected amount (percent, down)."""
+
+    expense: str
+    period: Period
+    percent: int
+
+
+@dataclass(frozen=True)
 class SpendPreview(Preview):
     """recordSpend: `delta` more spent on `expense` (as the model named it) in `period`; who paid
-    it (absent: unknown) and each member's part (absent: personal, or nobody known paid)."""
+    it (absent: unknown) and each member's part (absent: personal, or nobody known paid).
+
+    On a card: `period` is the first parcela's fatura (the month it counts in), `delta` the whole
+    purchase in `installments` parcelas (the first of `first_installment`, the others of
+    `installment`), the last one in `last_fatura`, the first due on `due`. `limits` are the limit
+    thresholds this spend reached (domain.budget.LimitReached), said once confirmed."""
 
     expense: str
     period: Period
@@ -52,6 +70,14 @@ class SpendPreview(Preview):
     paid_by: str | None = field(default=None, metadata={OMIT: None})
     shared: bool = field(default=True, metadata={OMIT: True})
     shares: tuple[SharePart, ...] = field(default=(), metadata={OMIT: ()})
+    card: str | None = field(default=None, metadata={OMIT: None})
+    purchased_on: date | None = field(default=None, metadata={OMIT: None})
+    due: date | None = field(default=None, metadata={OMIT: None})
+    installments: int = field(default=1, metadata={OMIT: 1})
+    first_installment: Money | None = field(default=None, metadata={OMIT: None})
+    installment: Money | None = field(default=None, metadata={OMIT: None})
+    last_fatura: Period | None = field(default=None, metadata={OMIT: None})
+    limits: tuple[LimitNote, ...] = field(default=(), metadata={OMIT: ()})
 
 
 @dataclass(frozen=True)
@@ -95,6 +121,7 @@ def _refuse_bool(value: Any) -> Any:
 
 
 BillingDay = Annotated[int, BeforeValidator(_refuse_bool)]
+Installments = Annotated[int, BeforeValidator(_refuse_bool)]
 
 
 _SHOWN_ALIASES = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*$")
@@ -161,6 +188,12 @@ class RecordSpendArgs(WriteArgs):
     amount: MoneyArg = Field(description="How much more was spent.")
     paid_by: str | None = None
     shared: bool = True
+    card: str | None = Field(default=None, description="Credit card name, if paid by card.")
+    installments: Installments | None = Field(default=None, description="Parcelas (em 10x: 10).")
+    date: str | None = Field(default=None, description="Card purchase day: YYYY-MM-DD, or the words (ontem).")
+
+    # Left out of the fingerprint when not given: operations stored before they existed keep theirs.
+    added_later: ClassVar[frozenset[str]] = frozenset({"card", "installments", "date"})
 
 
 def with_month(tool: Any, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -182,18 +215,32 @@ class RecordSpendTool(_BudgetWriteTool):
     intent = Intent.SPEND
 
     def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        return with_month(self, arguments)
+        arguments = with_month(self, arguments)
+        if not missing(arguments, "card") and missing(arguments, "date"):
+            # The purchase's day decides its fatura: the day the member wrote it, unless they said
+            # another. Kept in the arguments, so a confirmation tomorrow writes the same fatura.
+            arguments = {**arguments, "date": self.reading.today().isoformat()}
+        elif not missing(arguments, "date"):
+            day = read_date(str(arguments["date"]), "Data da compra", today=self.reading.today())
+            arguments = {**arguments, "date": day.isoformat()}
+        return arguments
 
     speaker_argument = "paidBy"
 
     async def record_spend(self, *, expense: str, period: str, amount: dict[str, Any],
                            operation_id: str, confirm: bool = False, paid_by: str | None = None,
-                           shared: bool = True) -> ToolReceipt:
+                           shared: bool = True, card: str | None = None, installments: int | None = None,
+                           date: str | None = None) -> ToolReceipt:
         return await self.run(self.parse({"expense": expense, "period": period, "amount": amount,
                                           "operation_id": operation_id, "confirm": confirm,
-                                          "paid_by": paid_by, "shared": shared}))
+                                          "paid_by": paid_by, "shared": shared, "card": card,
+                                          "installments": installments, "date": date}))
 
     async def _stage(self, args: RecordSpendArgs) -> Staged:
+        if args.card is not None:
+            return await self._stage_on_card(args)
+        if args.installments not in (None, 1):
+            raise InvalidArgument(f"Parcelas ({args.installments}x) só no cartão: diga em qual cartão.")
         period = Period.parse(args.period)
         payer = self.member(args.paid_by)  # an unknown name fails here, before anything loads
         budget = await self.budget_repo.load(self.budget_id, periods=[period])
@@ -205,8 +252,47 @@ class RecordSpendTool(_BudgetWriteTool):
         new_actual = expense.add_to_actual(period, delta, paid_by=payer, shares=shares)
         preview = SpendPreview(args.expense, period, delta, new_actual,
                                paid_by=payer.name if payer is not None else None, shared=args.shared,
-                               shares=tuple(SharePart(s.member_name, s.owed) for s in shares))
+                               shares=tuple(SharePart(s.member_name, s.owed) for s in shares),
+                               limits=_limits(expense))
         return Staged(preview, lambda: self.budget_repo.save(budget))
+
+    async def _stage_on_card(self, args: RecordSpendArgs) -> Staged:
+        """A purchase on a card, in one or more parcelas, each in its fatura's month."""
+        assert args.card is not None and args.date is not None  # prepare() dated it
+        count = check_installments(1 if args.installments is None else args.installments)
+        purchase = parse_date(args.date, "Data da compra")
+        payer = self.member(args.paid_by)
+        total = positive(args.amount, "O gasto")
+        month = Period.of(purchase)
+        # Every fatura the parcelas can fall in: from the purchase's month to N months later.
+        budget = await self.budget_repo.load(self.budget_id, periods=[month.plus(i) for i in range(count + 1)])
+        expense = find_expense(budget, args.expense)
+        card = budget.find_card(args.card)
+        first = card.fatura_of(purchase)
+        if Period.parse(args.period) not in (month, first):
+            raise InvalidArgument(
+                f"No cartão, o mês vem da data da compra: {args.date} cai na fatura de {first}, "
+                f"não em {args.period}. Diga a data da compra (date).")
+        members = self.household.members if self.household is not None and args.shared else ()
+        found = budget.record_purchase(expense, total, card=card, on=purchase, installments=count,
+                                       paid_by=payer, members=members, shared=args.shared)
+        owed: dict[str, Money] = defaultdict(lambda: Money.zero(total.currency))
+        for line in expense.lines:
+            for share in line.shares:
+                owed[share.member_name] = owed[share.member_name] + share.owed
+        preview = SpendPreview(
+            args.expense, first, total, expense.actual_for(first),
+            paid_by=payer.name if payer is not None else None, shared=args.shared,
+            shares=tuple(SharePart(name, amount) for name, amount in owed.items()),
+            card=card.name, purchased_on=purchase, due=card.due_date(first), installments=count,
+            first_installment=found[0].amount if count > 1 else None,
+            installment=found[-1].amount if count > 1 else None,
+            last_fatura=found[-1].fatura if count > 1 else None, limits=_limits(expense))
+        return Staged(preview, lambda: self.budget_repo.save(budget))
+
+
+def _limits(expense: RecurringExpense) -> tuple[LimitNote, ...]:
+    return tuple(LimitNote(limit.expense, limit.period, limit.percent) for limit in expense.limits)
 
 
 class RegisterExpenseArgs(WriteArgs):

@@ -14,10 +14,12 @@ from typing import Any, Literal
 from pydantic import Field
 
 from domain.budget import Budget, RecurringExpense
-from domain.clock import DEFAULT_TIMEZONE, Clock, local_today
+from domain.cards import Card, UnknownCard
+from domain.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
 from domain.errors import AmbiguousName, UnknownExpense, UnknownGoal, UnknownName
 from domain.goals import Goal
 from domain.household import Household, clean_name
+from domain.ledger import Ledger
 from domain.money import Period
 from domain.operations.log import OperationLog
 from domain.operations.previews import Preview
@@ -27,7 +29,7 @@ from domain.text import fold
 from domain.tools.base import HouseholdBinding, Staged, WriteArgs, WriteTool
 from domain.tools.goals import check_goal_name_free, goal_matching
 
-ItemKind = Literal["expense", "goal"]
+ItemKind = Literal["expense", "goal", "card"]
 HOUSEHOLD_WORDS = frozenset({"casa", "a casa"})  # "/renomear casa para …" (folded)
 
 
@@ -35,14 +37,14 @@ HOUSEHOLD_WORDS = frozenset({"casa", "a casa"})  # "/renomear casa para …" (fo
 class RenamePreview(Preview):
     """renameItem: an expense's, a goal's or the household's name, before and after."""
 
-    kind: Literal["expense", "goal", "household"]
+    kind: Literal["expense", "goal", "card", "household"]
     old_name: str
     new_name: str
 
 
 @dataclass(frozen=True)
 class ArchivePreview(Preview):
-    """archiveItem: the expense or goal that leaves the prompt and /resumo (its history stays)."""
+    """archiveItem: the expense, goal or card that leaves the prompt and /resumo (its history stays)."""
 
     kind: ItemKind
     name: str
@@ -52,15 +54,15 @@ class ArchivePreview(Preview):
 # schemas would take the fixed prompt past its 1,500-token budget (bench/prompt_size.py), and a
 # rename or an archive is rare enough to be a command.
 class _ItemTool(WriteTool[Any]):
-    """Finds an active expense or goal by name: an expense by name or alias, a goal by its name or
-    a unique part of it; a name both answer to is ambiguous."""
+    """Finds an active expense, goal or card by name: an expense or a card by name or alias, a
+    goal by its name or a unique part of it; a name two of them answer to is ambiguous."""
 
     offered = False
 
     def __init__(self, budget_repo: BudgetRepository, budget_id: str, goal_repo: GoalRepository,
                  household_id: str | None, operations: OperationLog | None = None, *,
                  now: Clock | None = None, timezone: str = DEFAULT_TIMEZONE,
-                 households: HouseholdRepository | None = None) -> None:
+                 households: HouseholdRepository | None = None, ledger: Ledger | None = None) -> None:
         super().__init__(operations)
         self.budget_repo = budget_repo
         self.budget_id = budget_id
@@ -69,26 +71,28 @@ class _ItemTool(WriteTool[Any]):
         self.now = now
         self.timezone = timezone
         self.households = households
+        self.ledger = ledger  # how many parcelas a card still holds
 
     @classmethod
     def create(cls, *, budget_repo: BudgetRepository, budget_id: str, goal_repo: GoalRepository,
                household_id: str | None = None, operations: OperationLog | None = None,
                now: Clock | None = None, timezone: str = DEFAULT_TIMEZONE,
-               households: HouseholdRepository | None = None) -> Any:
+               households: HouseholdRepository | None = None, ledger: Ledger | None = None) -> Any:
         return cls(budget_repo, budget_id, goal_repo, household_id, operations, now=now, timezone=timezone,
-                   households=households)
+                   households=households, ledger=ledger)
 
     @classmethod
     def bound(cls, binding: HouseholdBinding) -> Any:
         return cls(binding.budgets, binding.budget_id, binding.goals, binding.household.id,
                    binding.operations, now=binding.clock, timezone=binding.timezone,
-                   households=binding.households)
+                   households=binding.households, ledger=binding.ledger)
 
     def _next_month(self) -> Period | None:
         """The first month an expense archived now is no longer shown (None without a clock)."""
         return Period.of(local_today(self.now, self.timezone)).plus(1) if self.now is not None else None
 
-    async def _find(self, name: str, kind: ItemKind | None) -> tuple[Budget, RecurringExpense] | Goal:
+    async def _find(self, name: str, kind: ItemKind | None
+                    ) -> tuple[Budget, RecurringExpense] | tuple[Budget, Card] | Goal:
         budget = await self.budget_repo.load(self.budget_id, periods=())
         expense: RecurringExpense | None = None
         if kind in (None, "expense"):
@@ -96,6 +100,13 @@ class _ItemTool(WriteTool[Any]):
                 expense = budget.find_by_name(name)
             except UnknownExpense:
                 if kind == "expense":
+                    raise
+        card: Card | None = None
+        if kind in (None, "card"):
+            try:
+                card = budget.find_card(name)
+            except UnknownCard:
+                if kind == "card":
                     raise
         goal: Goal | None = None
         if kind in (None, "goal"):
@@ -105,17 +116,28 @@ class _ItemTool(WriteTool[Any]):
             except UnknownGoal:
                 if kind == "goal":
                     raise
-        if expense is not None and goal is not None:
-            raise AmbiguousName(name, [f"a despesa {expense.name}", f"a meta {goal.name}"])
+        found = [*([f"a despesa {expense.name}"] if expense else []), *([f"o cartão {card.name}"] if card else []),
+                 *([f"a meta {goal.name}"] if goal else [])]
+        if len(found) > 1:
+            raise AmbiguousName(name, found)
         if expense is not None:
             return budget, expense
+        if card is not None:
+            return budget, card
         if goal is not None:
             return await self.goal_repo.load(goal.id, history=False)
         raise UnknownName(name)
 
+    async def _open_parcelas(self, card: Card) -> int:
+        """Parcelas still to fall in faturas not yet closed (0 without a ledger to ask)."""
+        if self.ledger is None:
+            return 0
+        today = local_today(self.now or utc_now, self.timezone)
+        return sum(f.parcelas for f in await self.ledger.faturas(card.id, card.fatura_of(today)))
+
 
 class RenameArgs(WriteArgs):
-    name: str = Field(description="Current name (expense name or alias, or goal name).")
+    name: str = Field(description="Current name (expense or card name or alias, or goal name).")
     new_name: str
     kind: ItemKind | None = Field(default=None, description="Only needed when the name is ambiguous.")
 
@@ -147,8 +169,9 @@ class RenameTool(_ItemTool):
                 raise
             return self._rename_household(household, args.new_name)
         if household is not None:
-            item = f"a meta {found.name}" if isinstance(found, Goal) else f"a despesa {found[1].name}"
-            raise AmbiguousName(args.name, [item, "a casa"])
+            shown = (f"a meta {found.name}" if isinstance(found, Goal) else
+                     f"o cartão {found[1].name}" if isinstance(found[1], Card) else f"a despesa {found[1].name}")
+            raise AmbiguousName(args.name, [shown, "a casa"])
         new_name = clean_name(args.new_name, "Novo nome")
         if isinstance(found, Goal):
             check_goal_name_free(await self.goal_repo.list(self.household_id, history=False), new_name,
@@ -157,10 +180,13 @@ class RenameTool(_ItemTool):
             found.rename(new_name)
             goal = found
             return Staged(RenamePreview("goal", old, found.name), lambda: self.goal_repo.save(goal))
-        budget, expense = found
-        old = expense.name
+        budget, item = found
+        old = item.name
+        if isinstance(item, Card):
+            budget.rename_card(old, new_name)
+            return Staged(RenamePreview("card", old, item.name), lambda: self.budget_repo.save(budget))
         budget.rename(old, new_name)
-        return Staged(RenamePreview("expense", old, expense.name), lambda: self.budget_repo.save(budget))
+        return Staged(RenamePreview("expense", old, item.name), lambda: self.budget_repo.save(budget))
 
 
     def _rename_household(self, household: Household, new_name: str) -> Staged:
@@ -172,7 +198,7 @@ class RenameTool(_ItemTool):
 
 
 class ArchiveArgs(WriteArgs):
-    name: str = Field(description="Expense name or alias, or goal name.")
+    name: str = Field(description="Expense or card name or alias, or goal name.")
     kind: ItemKind | None = Field(default=None, description="Only needed when the name is ambiguous.")
 
 
@@ -193,6 +219,9 @@ class ArchiveTool(_ItemTool):
             found.archive()
             goal = found
             return Staged(ArchivePreview("goal", goal.name), lambda: self.goal_repo.save(goal))
-        budget, expense = found
-        budget.archive(expense.name, since=self._next_month())
-        return Staged(ArchivePreview("expense", expense.name), lambda: self.budget_repo.save(budget))
+        budget, item = found
+        if isinstance(item, Card):
+            budget.archive_card(item.name, open_installments=await self._open_parcelas(item))
+            return Staged(ArchivePreview("card", item.name), lambda: self.budget_repo.save(budget))
+        budget.archive(item.name, since=self._next_month())
+        return Staged(ArchivePreview("expense", item.name), lambda: self.budget_repo.save(budget))

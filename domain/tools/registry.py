@@ -21,6 +21,7 @@ from domain.tools.budget import (
     RegisterExpenseTool,
     SetIncomeTool,
 )
+from domain.tools.cards import CardBillTool, RegisterCardTool
 from domain.tools.goals import ContributeToGoalTool, CreateGoalTool, FeasibilityTool, GoalStatusTool
 from domain.tools.housekeeping import ArchiveTool, RenameTool
 from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool, LeaveHouseholdTool
@@ -39,10 +40,12 @@ TOOLS: Final[tuple[type[Tool[Any]], ...]] = (
     UndoOperationTool,
     RenameTool,
     ArchiveTool,
+    RegisterCardTool,
     BudgetStatusTool,
     GoalStatusTool,
     FeasibilityTool,
     BalanceTool,
+    CardBillTool,
     SetSplitTool,
     SetPixKeyTool,
     ImportStatementTool,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pydantic import Field
 
 from domain.budget import Budget
+from domain.cards import Card, CardRef
 from domain.errors import AlreadyUndone, NotUndoable, UnknownOperation
 from domain.goals import Contribution, Goal
 from domain.household import Member
@@ -141,7 +142,7 @@ class UndoOperationTool(WriteTool[UndoArgs]):
         for entry in entries:
             if entry.kind is EntryKind.PIX:
                 saves.append(await self._reverse_pix_key(entry, original))
-            elif entry.expense_id is not None or entry.kind in IN_BUDGET:
+            elif entry.expense_id is not None or entry.card_id is not None or entry.kind in IN_BUDGET:
                 if budget is None:
                     budget = await self.budget_repo.load(self.budget_id, periods=periods)
                 _reverse_in_budget(budget, entry, original, entries)
@@ -190,12 +191,18 @@ def _reverse_in_budget(budget: Budget, entry: LedgerEntry, original: Preview,
         assert payer is not None, "an acerto always names who paid"
         budget.reverse_settlement(entry.on, entry.amount, payer, entry.shares)
         return
+    if entry.expense_id is None and entry.card_id is not None:
+        _reverse_in_card(budget.card_by_id(entry.card_id), budget, entry, original)
+        return
     assert entry.expense_id is not None
     expense = budget.expense_by_id(entry.expense_id)
     if entry.kind is EntryKind.SPEND and entry.amount is not None and entry.period is not None:
-        # The reversal carries the shares negated: the balance moves back by exactly as much.
+        # The reversal carries the shares negated: the balance moves back by exactly as much; a
+        # parcela's reversal names its card and parcela, so the fatura sums it out too.
+        card = (CardRef(entry.card_id, "", entry.installment or 1, entry.installments or 1)
+                if entry.card_id is not None else None)
         expense.add_to_actual(entry.period, -entry.amount, paid_by=_payer(entry),
-                              shares=tuple(share.negated() for share in entry.shares))
+                              shares=tuple(share.negated() for share in entry.shares), card=card, on=entry.on)
     elif entry.kind is EntryKind.EXPECTED and entry.amount is not None:
         expense.change_expected(expense.expected - entry.amount)
     elif entry.kind is EntryKind.EXPENSE:
@@ -204,6 +211,15 @@ def _reverse_in_budget(budget: Budget, entry: LedgerEntry, original: Preview,
         expense.restore()
     elif entry.kind is EntryKind.RENAMED and isinstance(original, RenamePreview):
         budget.rename(expense.name, original.old_name, keep_old_name=False)
+
+
+def _reverse_in_card(card: Card, budget: Budget, entry: LedgerEntry, original: Preview) -> None:
+    if entry.kind is EntryKind.CARD:
+        card.archive()
+    elif entry.kind is EntryKind.ARCHIVED:
+        card.restore()
+    elif entry.kind is EntryKind.RENAMED and isinstance(original, RenamePreview):
+        budget.rename_card(card.name, original.old_name, keep_old_name=False)
 
 
 def _reverse_income(budget: Budget, original: Preview, entries: list[LedgerEntry]) -> None:

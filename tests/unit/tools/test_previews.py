@@ -27,6 +27,7 @@ from domain.tools.budget import (
     RecordSpendTool,
     SpendPreview,
 )
+from domain.tools.cards import CardPreview
 from domain.tools.goals import ContributionPreview, CreateGoalTool, GoalPreview
 from domain.tools.housekeeping import ArchivePreview, RenamePreview
 from domain.tools.membership import (
@@ -123,6 +124,10 @@ SAMPLES: dict[str, tuple[Preview, dict[str, Any]]] = {
     "joinHousehold": (JoinPreview("Carla"), {"name": "Carla"}),
     "leaveHousehold": (LeavePreview("Bruno"), {"name": "Bruno"}),
     "eraseHousehold": (ErasePreview("Casa da Ana"), {"household": "Casa da Ana"}),
+    "registerCard": (
+        CardPreview("Nubank", 3, 10, ("roxinho",), date(2026, 7, 3), date(2026, 7, 10)),
+        {"name": "Nubank", "closingDay": 3, "dueDay": 10, "aliases": ["roxinho"], "nextClosing": "2026-07-03",
+         "nextDue": "2026-07-10"}),
 }
 
 
