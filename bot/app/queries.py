@@ -12,12 +12,14 @@ from bot.app.chats import ChatContext, Chats
 from bot.app.outcomes import Preview, Reply, Speaker
 from bot.app.ports import ChatLink, Storage
 from bot.app.proposals import Proposals
-from bot.commands.parsing import CommandUsageError, resumo_period
-from bot.texts import history, reports, sharing
+from bot.commands.parsing import CommandUsageError, parse_fatura, resumo_period
+from bot.texts import cards, history, messages, reports, sharing
+from domain.errors import DomainError
 from domain.ledger import EntryKind, LedgerEntry
 from domain.money import Money, Period
 from domain.reports import BudgetReport, GoalReport, MonthReport
 from domain.tools.budget import AdjustmentPreview
+from domain.tools.cards import CardBillTool
 from domain.tools.registry import read_preview
 from domain.tools.sharing import BalanceTool, rule_view
 from domain.tools.undo import UndoPreview
@@ -160,10 +162,31 @@ async def _saldo(queries: Queries, context: ChatContext, text: str) -> str:
     return sharing.balance_text(await tool.balance(period), period)
 
 
+async def _cartoes(queries: Queries, context: ChatContext, text: str) -> str:
+    return cards.cards_text(await _card_tool(context).cards())
+
+
+async def _fatura(queries: Queries, context: ChatContext, text: str) -> str:
+    try:
+        name, fatura = parse_fatura(text, queries.chats.today())
+        return cards.fatura_text(await _card_tool(context).report(name, fatura))
+    except CommandUsageError as usage:
+        return str(usage)
+    except DomainError as error:
+        return messages.error_text(error)
+
+
+def _card_tool(context: ChatContext) -> CardBillTool:
+    tool = context.tool(CardBillTool.name)
+    assert isinstance(tool, CardBillTool)
+    return tool
+
+
 async def _divisao(queries: Queries, context: ChatContext, text: str) -> str:
     budget = await queries.storage.budgets.load(context.link.budget_id, periods=())
     return sharing.split_text(rule_view(budget.split, list(context.household.members), budget))
 
 
 QUERIES: Final[Mapping[str, Query]] = {"resumo": _resumo, "metas": _metas, "extrato": _extrato,
-                                       "saldo": _saldo, "divisao": _divisao}
+                                       "saldo": _saldo, "divisao": _divisao, "cartoes": _cartoes,
+                                       "fatura": _fatura}

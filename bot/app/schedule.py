@@ -21,8 +21,10 @@ from typing import Any
 
 from bot.app.chats import began
 from bot.app.ports import ChatLink, Sender, Storage
+from bot.texts import cards as cards_texts
 from bot.texts import schedule as texts
 from bot.texts.chart import render_month_chart
+from domain.cards import Card
 from domain.clock import (
     DEFAULT_REMINDER_HOUR,
     Clock,
@@ -33,7 +35,7 @@ from domain.clock import (
 )
 from domain.money import Period
 from domain.reports import MonthReport
-from infra.db.stores.schedule import BILL, CLOSING, Claim, DueBill, DueClosing, ScheduleStore
+from infra.db.stores.schedule import BILL, CLOSING, FATURA, Claim, DueBill, DueCard, DueClosing, ScheduleStore
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +53,7 @@ class Delivered:
 
     reminders: int = 0
     closings: int = 0
+    faturas: int = 0
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,8 @@ class Schedule:
         due_on = moment.reminders_due_on
         bills = await self.store.due_bills(due_on, billing_days_due_on(due_on), now)
         sent = await asyncio.gather(*(self._remind(bill, due_on, now) for bill in bills))
+        cards = await self.store.due_cards(due_on, billing_days_due_on(due_on), now)
+        faturas = await asyncio.gather(*(self._remind_fatura(card, due_on, now) for card in cards))
         closings = 0
         if moment.closing_day:
             # Only households set up before the month ended have a month to close.
@@ -95,10 +100,28 @@ class Schedule:
             due = await self.store.due_closings(moment.today, opened_before, now)
             closed = await asyncio.gather(*(self._close(c, moment.closed_month, now) for c in due))
             closings = sum(closed)
-        delivered = Delivered(sum(sent), closings)
-        if delivered.reminders or delivered.closings:
-            log.info("scheduled sends: %s reminders, %s closings", delivered.reminders, delivered.closings)
+        delivered = Delivered(sum(sent), closings, sum(faturas))
+        if delivered.reminders or delivered.closings or delivered.faturas:
+            log.info("scheduled sends: %s reminders, %s faturas, %s closings", delivered.reminders,
+                     delivered.faturas, delivered.closings)
         return delivered
+
+    async def _remind_fatura(self, due: DueCard, due_on: date, now: datetime) -> bool:
+        """The card's fatura falling due on `due_on`, with its total; none when it holds nothing."""
+        card = Card(due.name, due.closing_day, due.due_day, id=due.card_id)
+        faturas = card.faturas_due_on(due_on)
+        if not faturas:
+            return False
+        totals = [f.total for f in await self.storage.ledger.faturas(card.id, faturas[0]) if f.fatura in faturas]
+        total = sum(totals[1:], totals[0]) if totals else None
+        if total is None or not total.is_positive:
+            return False
+        text = cards_texts.fatura_reminder(card.name, total)
+
+        async def send() -> None:
+            await self.sender.send_text(due.chat_id, text)
+
+        return await self._once(Claim(FATURA, card.id, due_on), due.chat_id, now, send)
 
     async def _remind(self, bill: DueBill, due_on: Any, now: datetime) -> bool:
         text = texts.bill_reminder(bill.name, bill.expected, bill.payment_method)

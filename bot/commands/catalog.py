@@ -54,9 +54,10 @@ def _write(name: str, form: str, does: str, example: str, menu: str, *, essentia
 
 COMMANDS: Final[Sequence[Command]] = (
     Command("start", "/start", None, "/start"),
-    _write("gasto", "/gasto <valor> <despesa> [AAAA-MM] [por <membro>] [pessoal]",
+    _write("gasto", "/gasto <valor> <despesa> [AAAA-MM] [por <membro>] [pessoal] [no <cartão>] [em <N>x]",
            "registra um gasto no mês, pago por você (ou por quem você disser), dividido pela regra da casa "
-           "(pessoal: só seu)", "/gasto 37,90 mercado", "Registrar um gasto: /gasto 37,90 mercado", essential=True),
+           "(pessoal: só seu); no cartão, na fatura em que a compra cai, parcelado se quiser",
+           "/gasto 37,90 mercado", "Registrar um gasto: /gasto 37,90 mercado", essential=True),
     _write("despesa", "/despesa <nome> <valor> [dia <1-31>]", "cadastra uma despesa mensal",
            "/despesa Aluguel 2.500 dia 10", "Cadastrar despesa: /despesa Aluguel 2.500 dia 10", essential=True),
     _write("ajuste", "/ajuste <despesa> <valor>", "muda o valor previsto de uma despesa", "/ajuste mercado 1.800",
@@ -86,6 +87,12 @@ COMMANDS: Final[Sequence[Command]] = (
            "Sua renda mensal: /renda 7.000"),
     _write("pix", "/pix <chave>", "guarda a sua chave Pix (CPF, CNPJ, e-mail, +55 telefone ou aleatória)",
            "/pix ana@exemplo.com", "Sua chave Pix: /pix <chave>"),
+    _write("cartao", "/cartao <nome> fecha <dia> vence <dia>", "cadastra um cartão de crédito",
+           "/cartao Nubank fecha 3 vence 10", "Cadastrar cartão: /cartao Nubank fecha 3 vence 10"),
+    Command("cartoes", "/cartoes", "os cartões, com a fatura aberta de cada um", "/cartoes",
+            menu="Cartões e faturas abertas", reads=True),
+    Command("fatura", "/fatura <cartão> [AAAA-MM]", "a fatura do cartão: cada compra e parcela, o total e "
+            "o vencimento", "/fatura Nubank", menu="Fatura do cartão: /fatura Nubank", reads=True),
     Command("extrato", "/extrato [AAAA-MM]", "cada lançamento do mês: quando, o quê, quanto e quem", "/extrato",
             menu="Lançamentos do mês", reads=True),
     Command("desfazer", "/desfazer", "propõe desfazer a última operação confirmada", "/desfazer",

@@ -25,6 +25,7 @@ from domain.money import Period
 from domain.reading import Amount, currency_of, is_multiplier, read_amount, read_date, read_day, read_period
 from domain.text import fold
 from domain.tools.budget import AdjustExpenseTool, RecordSpendTool, RegisterExpenseTool, SetIncomeTool
+from domain.tools.cards import RegisterCardTool
 from domain.tools.goals import ContributeToGoalTool, CreateGoalTool
 from domain.tools.housekeeping import ArchiveTool, RenameTool
 from domain.tools.sharing import SetPixKeyTool, SetSplitTool, SettleUpTool
@@ -54,15 +55,27 @@ class CommandUsageError(ParseError):
 
 
 @dataclass(frozen=True)
+class CardWords:
+    """``no Nubank``: a card as written after /gasto's expense. The words may also end the expense's
+    own name ("lanche na escola"); the write path decides, knowing the household's cards."""
+
+    preposition: str
+    name: str
+
+
+@dataclass(frozen=True)
 class SpendCommand:
-    """``/gasto <valor> <despesa> [AAAA-MM] [por <membro>] [pessoal]``; ``period`` is (year, month)
-    or None; ``paid_by`` the member named after "por" (None: the sender)."""
+    """``/gasto <valor> <despesa> [AAAA-MM] [por <membro>] [pessoal] [no <cartão>] [em <N>x]``;
+    ``period`` is (year, month) or None; ``paid_by`` the member named after "por" (None: the
+    sender); ``card`` the words after "no"/"na"; ``installments`` the N of "em Nx"."""
 
     amount: Amount
     expense: str
     period: tuple[int, int] | None
     paid_by: str | None = None
     personal: bool = False
+    card: CardWords | None = None
+    installments: int | None = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +117,9 @@ class GoalCommand:
 _UNTIL_WORDS: Final = frozenset({"ate"})  # "até", "Até", "ate" once folded
 _BY_WORD: Final = "por"  # /gasto … por Bruno
 _PERSONAL_WORD: Final = "pessoal"  # /gasto … pessoal
+_CARD_WORDS: Final = frozenset({"no", "na"})  # /gasto … no Nubank
+_TIMES: Final = re.compile(r"([0-9]{1,3})\s*x", re.IGNORECASE)  # /gasto … em 10x
+_TIMES_WORD: Final = "vezes"  # /gasto … em 10 vezes
 _PERCENT: Final = re.compile(r"[0-9]+(?:[.,][0-9]+)?\s*%?")
 _DAY_WORD: Final = "dia"
 _MONTH_TOKEN: Final = re.compile(r"[0-9]{4}-[0-9]{1,2}|[0-9]{1,2}/[0-9]{4}")
@@ -263,20 +279,27 @@ _RELATIVE_MONTHS: Final = frozenset({"mes passado", "este mes", "esse mes", "mes
 
 def parse_gasto(text: str, today: date | None = None) -> SpendCommand:
     """``"37,90 mercado"``, ``"R$ 1.500,00 aluguel 2026-05"``, ``"2 mil aluguel"``, ``"R$1k mercado"``,
-    ``"120 luz por Bruno"``, ``"80 farmácia pessoal"``, ``"50 mercado 2026-05 pessoal por Ana"``:
-    after the expense, in any order, a month, "por <membro>" and "pessoal"; with `today`, the
-    month may also be a month's full name (``"120 luz março"``) or ``"mês passado"``."""
+    ``"120 luz por Bruno"``, ``"80 farmácia pessoal"``, ``"50 mercado 2026-05 pessoal por Ana"``,
+    ``"1.000 geladeira no Nubank em 10x"``, ``"300 farmácia em 3x na Visa"``: after the expense, in
+    any order, a month, "por <membro>", "pessoal", "no|na <cartão>" and "em <N>x"; with `today`,
+    the month may also be a month's full name (``"120 luz março"``) or ``"mês passado"``."""
     tokens = text.split()
     period: tuple[int, int] | None = None
     paid_by: str | None = None
     personal = False
+    card: CardWords | None = None
+    installments: int | None = None
     if len(tokens) == 2 and _MONTH_TOKEN.fullmatch(tokens[-1]):
         tokens = tokens[:-1]  # "/gasto 10 2026-05": the expense is what is missing
     while len(tokens) > 2:
         last = fold(tokens[-1])
-        by = _last_by(tokens)
+        by = _last_phrase(tokens, {_BY_WORD})
+        on_card = _last_phrase(tokens, _CARD_WORDS)
+        times = _trailing_times(tokens)
         if last == _PERSONAL_WORD and not personal:
             personal, tokens = True, tokens[:-1]
+        elif installments is None and times is not None:
+            installments, tokens = times[0], tokens[:times[1]]
         elif period is None and _MONTH_TOKEN.fullmatch(tokens[-1]):
             try:
                 period = _year_month(read_period(tokens[-1]))
@@ -288,18 +311,41 @@ def parse_gasto(text: str, today: date | None = None) -> SpendCommand:
             tokens = tokens[:end]
         elif by is not None and paid_by is None:
             paid_by, tokens = " ".join(tokens[by + 1:]), tokens[:by]
+        elif on_card is not None and card is None:
+            card, tokens = CardWords(fold(tokens[on_card]), " ".join(tokens[on_card + 1:])), tokens[:on_card]
         else:
             break
     amount, expense = _amount_first("gasto", tokens, "a despesa")
-    return SpendCommand(amount=amount, expense=expense, period=period, paid_by=paid_by, personal=personal)
+    return SpendCommand(amount=amount, expense=expense, period=period, paid_by=paid_by, personal=personal,
+                        card=card, installments=installments)
 
 
-def _last_by(tokens: Sequence[str]) -> int | None:
-    """Where the last "por" is that leaves an amount and an expense before it and a name after."""
+def _trailing_times(tokens: Sequence[str]) -> tuple[int, int] | None:
+    """``em 10x``, ``10x``, ``em 10 vezes`` at the end: the N, and where the words begin."""
+    count: str | None = None
+    start = len(tokens) - 1
+    if (match := _TIMES.fullmatch(tokens[-1])) is not None:
+        count = match.group(1)
+    elif fold(tokens[-1]) == _TIMES_WORD and len(tokens) > 3 and tokens[-2].isdigit():
+        count, start = tokens[-2], len(tokens) - 2
+    if count is None:
+        return None
+    if start > 2 and fold(tokens[start - 1]) == "em":
+        start -= 1
+    if start < 2:
+        return None  # the amount and the expense come first
+    return int(count), start
+
+
+def _last_phrase(tokens: Sequence[str], words: frozenset[str] | set[str]) -> int | None:
+    """Where the last of `words` ("por", "no"/"na") is that leaves an amount and an expense before
+    it and a name after it, with nothing after the name another rule peels off first."""
     for index in range(len(tokens) - 2, 1, -1):
-        if fold(tokens[index]) == _BY_WORD:
-            rest = [fold(t) for t in tokens[index + 1:]]
-            if _PERSONAL_WORD in rest or any(_MONTH_TOKEN.fullmatch(t) for t in tokens[index + 1:]):
+        if fold(tokens[index]) in words:
+            rest = tokens[index + 1:]
+            folded = [fold(t) for t in rest]
+            if (_PERSONAL_WORD in folded or _BY_WORD in folded or _CARD_WORDS & set(folded)
+                    or any(_MONTH_TOKEN.fullmatch(t) for t in rest) or _trailing_times(tokens) is not None):
                 return None  # peel those off first
             return index
     return None
@@ -455,9 +501,14 @@ def _period(value: tuple[int, int] | None, today: date) -> str:
 
 def gasto(text: str, today: date, currency: str) -> ToolCallArgs:
     spend = parse_gasto(text, today)
-    return RecordSpendTool.name, {"expense": spend.expense, "period": _period(spend.period, today),
-                                  "amount": _money(spend.amount, currency),
-                                  "paidBy": spend.paid_by or SENDER, "shared": not spend.personal}
+    arguments = {"expense": spend.expense, "period": _period(spend.period, today),
+                 "amount": _money(spend.amount, currency), "paidBy": spend.paid_by or SENDER,
+                 "shared": not spend.personal}
+    if spend.card is not None:
+        arguments["card"] = spend.card  # CardWords: the write path reads them against the cards
+    if spend.installments is not None:
+        arguments["installments"] = spend.installments
+    return RecordSpendTool.name, arguments
 
 
 def renda(text: str, today: date, currency: str) -> ToolCallArgs:
@@ -527,6 +578,54 @@ def arquivar(text: str, today: date, currency: str) -> ToolCallArgs:
     return ArchiveTool.name, {"name": text.strip()}
 
 
+def cartao(text: str, today: date, currency: str) -> ToolCallArgs:
+    """`/cartao Nubank fecha 3 vence 10` (also "vence 10 fecha 3"): the name, then both days."""
+    tokens = text.split()
+    pairs = [(fold(tokens[i]), tokens[i + 1]) for i in range(max(0, len(tokens) - 4), len(tokens) - 1, 2)]
+    days: dict[str, int] = {}
+    for word, day in pairs if len(tokens) >= 5 else ():
+        if word not in _CARD_DAYS or word in days:
+            break
+        try:
+            days[word] = read_day(day)
+        except InvalidDate as error:
+            raise CommandUsageError("cartao", str(error)) from error
+    if len(days) < 2:
+        missing = [wanted for word, wanted in _CARD_DAYS.items() if word not in days]
+        raise CommandUsageError("cartao", f"Falta {' e '.join(missing)}, depois do nome.")
+    return RegisterCardTool.name, {"name": " ".join(tokens[:-4]), "closingDay": days["fecha"],
+                                   "dueDay": days["vence"]}
+
+
+_CARD_DAYS: Final = {"fecha": "o dia em que fecha (fecha <dia>)", "vence": "o dia em que vence (vence <dia>)"}
+
+
+FATURA_MONTHS_BACK: Final = 5  # a month named without a year is the nearest one: 5 back to 6 ahead
+_YEAR: Final = re.compile(r"[0-9]{4}")
+
+
+def parse_fatura(text: str, today: date | None = None) -> tuple[str, Period | None]:
+    """``"Nubank"``, ``"Nubank 2026-07"``, ``"cartão da Ana julho"``: the card, and the month its
+    fatura closes (None: the one open today)."""
+    tokens = text.split()
+    if not tokens:
+        raise CommandUsageError("fatura", "Diga de qual cartão.")
+    if len(tokens) > 1 and _MONTH_TOKEN.fullmatch(tokens[-1]):
+        try:
+            return " ".join(tokens[:-1]), Period(*_year_month(read_period(tokens[-1])))
+        except InvalidPeriod as error:
+            raise CommandUsageError("fatura", str(error)) from error
+    # _trailing_month leaves two words before a month (/gasto's amount and expense); here one.
+    named = _trailing_month(["", *tokens], today)
+    if named is not None:
+        month = Period(*named[0])
+        if today is not None and not _YEAR.search(" ".join(tokens[named[1] - 1:])) \
+                and month < Period.of(today).plus(-FATURA_MONTHS_BACK):
+            month = month.plus(12)  # "julho" in June is the coming July's fatura, not last year's
+        return " ".join(tokens[:named[1] - 1]), month
+    return " ".join(tokens), None
+
+
 def resumo_period(text: str, today: date | None = None) -> Period | None:
     """`/resumo`'s month: none (this month), or any month domain.reading.read_period reads."""
     value = parse_resumo(text, today)
@@ -536,7 +635,7 @@ def resumo_period(text: str, today: date | None = None) -> Period | None:
 PARSERS: Final[Mapping[str, WriteParser]] = MappingProxyType({
     "gasto": gasto, "despesa": despesa, "ajuste": ajuste, "aporte": aporte, "meta": meta,
     "renomear": renomear, "arquivar": arquivar, "renda": renda, "divisao": divisao, "acerto": acerto,
-    "pix": pix})
+    "pix": pix, "cartao": cartao})
 
 
 def write_parser(name: str) -> WriteParser:

@@ -23,7 +23,7 @@ from domain.money import Money, Period, minor_units
 
 STATEMENT_LINES: Final = 40  # a statement longer than this points to /exportar
 CSV_HEADER: Final = ("data", "mês", "tipo", "descrição", "valor", "moeda", "pago por",
-                     "confirmado por", "operação", "desfaz", "divisão")
+                     "confirmado por", "operação", "desfaz", "divisão", "parcela")
 BOM: Final = codecs.BOM_UTF8
 _FORMULA_STARTS: Final = frozenset("=+-@\t\r")
 
@@ -41,6 +41,7 @@ KIND_LABELS: Final = {
     EntryKind.SETTLEMENT: "acerto",
     EntryKind.SPLIT: "divisão",
     EntryKind.PIX: "chave pix",
+    EntryKind.CARD: "cartão cadastrado",
 }
 # Who an entry of these kinds is about is who paid it, never who confirmed it: a spend with an
 # unknown payer (recorded before issue 23) names nobody rather than the member who pressed ✅.
@@ -94,7 +95,10 @@ def shares_cell(entry: LedgerEntry) -> str:
 def statement_line(entry: LedgerEntry, timezone: str, adjustments: Adjustments | None = None) -> str:
     day = entry_date(entry, timezone)
     parts = [day.strftime("%d/%m") if day is not None else "--/--"]
-    what = f"{entry.subject} ({KIND_LABELS.get(entry.kind) or entry.kind.value})"
+    label = KIND_LABELS.get(entry.kind) or entry.kind.value
+    if entry.card_id is not None and entry.kind is EntryKind.SPEND:
+        label = f"{label} no cartão"
+    what = f"{' '.join(filter(None, [entry.subject, parcela(entry)]))} ({label})"
     parts.append(f"↩️ desfeito: {what}" if entry.undoes else what)
     change = (adjustments or {}).get(entry.operation_id or "") if entry.kind is EntryKind.EXPECTED else None
     if change is not None:
@@ -164,7 +168,13 @@ def csv_row(entry: LedgerEntry, timezone: str) -> tuple[str, ...]:
         _text_cell(entry.operation_id),
         _text_cell(entry.undoes),
         _text_cell(shares_cell(entry)),
+        parcela(entry),
     )
+
+
+def parcela(entry: LedgerEntry) -> str:
+    """"2/10": which parcela of a purchase in installments an entry is ("" for any other)."""
+    return f"{entry.installment}/{entry.installments}" if (entry.installments or 1) > 1 else ""
 
 
 class _Sink:

@@ -16,7 +16,8 @@ from typing import Any, Final, Generic, TypeVar
 from bot.texts.format import clip, date_br, done_by, money, month_br, names
 from domain.money import Money
 from domain.operations.previews import Preview, UnreadablePreview
-from domain.tools.budget import AdjustmentPreview, ExpensePreview, IncomePreview, SpendPreview
+from domain.tools.budget import AdjustmentPreview, ExpensePreview, IncomePreview, LimitNote, SpendPreview
+from domain.tools.cards import CardPreview
 from domain.tools.goals import ContributionPreview, GoalPreview
 from domain.tools.housekeeping import ArchivePreview, RenamePreview
 from domain.tools.membership import ErasePreview, JoinPreview, LeavePreview
@@ -38,21 +39,50 @@ class _ToolText(Generic[P]):
     facts: Callable[[P], list[str]]  # the lines every message about the operation shows
     summary: Callable[[P], str]  # one line, for cancelled and expired messages
     asks: tuple[str, ...] = ()  # lines only the preview shows, above "Confirma?" (not once decided)
+    notes: Callable[[P], list[str]] | None = None  # lines only the confirmed message shows
 
 
 def _record_spend_facts(p: SpendPreview) -> list[str]:
-    lines = [
-        f"Despesa: {p.expense}",
-        f"Mês: {month_br(p.period)}",
-        f"Valor: {money(p.delta)}",
-    ]
+    lines = [f"Despesa: {p.expense}", f"Mês: {month_br(p.period)}", f"Valor: {money(p.delta)}"]
+    if p.card:
+        lines[1:] = _card_lines(p)
     if p.paid_by:
         lines.append(f"Pago por {p.paid_by}")
     if not p.shared:
         lines.append("Pessoal: fica fora da divisão")
     elif len(p.shares) > 1:
         lines.append("Divisão: " + " · ".join(f"{part.member} {money(part.amount)}" for part in p.shares))
-    lines.append(f"Total gasto no mês: {money(p.new_actual)}")
+    month = f"em {month_br(p.period)}" if p.card else "no mês"  # a card's fatura may be next month's
+    lines.append(f"Total gasto {month}: {money(p.new_actual)}")
+    return lines
+
+
+def _card_lines(p: SpendPreview) -> list[str]:
+    """A purchase on a card: the card and its fatura (the month it counts in), and its parcelas."""
+    due = f", vence {date_br(p.due)}" if p.due else ""
+    lines = [f"Cartão: {p.card} (fatura de {month_br(p.period)}{due})"]
+    if p.installments > 1 and p.installment is not None and p.first_installment is not None:
+        first = (f" (a 1ª de {money(p.first_installment)})" if p.first_installment != p.installment else "")
+        lines.append(f"Valor: {money(p.delta)} em {p.installments}x de {money(p.installment)}{first}")
+        if p.last_fatura is not None:
+            lines.append(f"Parcelas: de {month_br(p.period)} a {month_br(p.last_fatura)}")
+    else:
+        lines.append(f"Valor: {money(p.delta)}")
+    if p.purchased_on:
+        lines.append(f"Compra em {date_br(p.purchased_on)}")
+    return lines
+
+
+def limit_lines(limits: Sequence[LimitNote]) -> list[str]:
+    """``⚠️ Mercado: 85 % do previsto``: a threshold of the month reached, once."""
+    return [f"⚠️ {limit.expense}: {limit.percent} % do previsto" for limit in limits]
+
+
+def _card_facts(p: CardPreview) -> list[str]:
+    lines = [f"Cartão: {p.name}", f"Fecha todo dia {p.closing_day} e vence todo dia {p.due_day}"]
+    if p.aliases:
+        lines.append(f"Apelidos: {names(list(p.aliases))}")
+    lines.append(f"Próxima fatura: fecha {date_br(p.next_closing)}, vence {date_br(p.next_due)}")
     return lines
 
 
@@ -182,12 +212,12 @@ def _count_word(count: int) -> str:
     return f"{count} {'lançamento' if count == 1 else 'lançamentos'}"
 
 
-_KIND_WORDS: Final = {"expense": "Despesa", "goal": "Meta", "household": "Casa"}
+_KIND_WORDS: Final = {"expense": "Despesa", "goal": "Meta", "card": "Cartão", "household": "Casa"}
 
 
 def _rename_facts(p: RenamePreview) -> list[str]:
     lines = [f"{_KIND_WORDS[p.kind]}: {p.old_name}", f"Novo nome: {p.new_name}"]
-    if p.kind == "expense":  # domain.budget.Budget.rename keeps it as an alias
+    if p.kind in ("expense", "card"):  # domain.budget.Budget.rename(_card) keeps it as an alias
         lines.append(f"“{p.old_name}” continua valendo como apelido.")
     return lines
 
@@ -212,7 +242,11 @@ def _erase_facts(p: ErasePreview) -> list[str]:
 _TEXTS: Final[Mapping[type[Preview], _ToolText[Any]]] = {
     SpendPreview: _ToolText[SpendPreview](
         "📝 Registrar gasto", "✅ Gasto registrado", _record_spend_facts,
-        lambda p: f"gasto de {money(p.delta)} em {p.expense}, {month_br(p.period)}"),
+        lambda p: (f"gasto de {money(p.delta)}{f' em {p.installments}x' if p.installments > 1 else ''} "
+                   f"em {p.expense}{f' no {p.card}' if p.card else ''}, {month_br(p.period)}"),
+        notes=lambda p: limit_lines(p.limits)),
+    CardPreview: _ToolText[CardPreview](
+        "💳 Cadastrar cartão", "✅ Cartão cadastrado", _card_facts, lambda p: f"cartão {p.name}"),
     ExpensePreview: _ToolText[ExpensePreview](
         "🆕 Cadastrar despesa mensal", "✅ Despesa cadastrada", _register_expense_facts,
         lambda p: f"despesa {p.name}, {money(p.expected)} por mês"),
@@ -310,9 +344,12 @@ def preview_text(tool: str, preview: Preview | Mapping[str, Any], extra: Sequenc
 
 def confirmed_text(tool: str, preview: Preview | Mapping[str, Any], by: str | None,
                    extra: Sequence[str] = ()) -> str:
-    """The preview message once confirmed: what was written and who confirmed it."""
+    """The preview message once confirmed: what was written, who confirmed it, and what the
+    confirmation brought about (a limit of the month reached)."""
     typed = _typed(tool, preview)
-    return "\n".join([f"{_title(typed, done=True)}{done_by(by)}", *preview_facts(typed), *extra])
+    notes = _text(typed).notes
+    return "\n".join([f"{_title(typed, done=True)}{done_by(by)}", *preview_facts(typed), *extra,
+                      *(notes(typed) if notes else [])])
 
 
 def cancelled_text(tool: str, preview: Preview | Mapping[str, Any], by: str | None) -> str:

@@ -5,7 +5,7 @@ workers at once, /lembretes off, a worker that dies holding a claim."""
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -271,3 +271,66 @@ async def test_the_chart_of_a_month_with_nothing_in_it_says_so(database: Databas
     link = await household(database, CHAT, bills=[])
     answer = await schedule(database, FakeBot(), Clock(at(2026, 6, 15, 9, 0))).chart(link, None)
     assert isinstance(answer, str) and "junho de 2026" in answer
+
+
+# --------------------------------------------------------------------------- issue 24: faturas
+
+
+async def household_with_card(database: Database, chat_id: int, *, closing: int, due: int,
+                              purchases: list[tuple[str, int, date]]) -> ChatLink:
+    """A household with a Mercado expense and a card "Nubank", and purchases on it: (amount, N, day)."""
+    storage = SqlStorage(database)
+    home = Household.create("Casa", "BRL")
+    home.add_member("Ana")
+    budget = Budget.create("BRL", household_id=home.id)
+    mercado = budget.register("Mercado", Money.of("5000", "BRL"))
+    card = budget.register_card("Nubank", closing, due)
+    for amount, count, day in purchases:
+        budget.record_purchase(mercado, Money.of(amount, "BRL"), card=card, on=day, installments=count)
+    await storage.households.save(home)
+    await storage.budgets.save(budget)
+    return await storage.directory.link_chat(chat_id, home.id, budget.id)
+
+
+async def test_the_day_before_a_fatura_falls_due_the_group_gets_its_total_once(database: Database) -> None:
+    # Closes on the 3rd, due on the 10th: July's fatura holds June 3 to July 2.
+    await household_with_card(database, CHAT, closing=3, due=10, purchases=[
+        ("120", 1, date(2026, 6, 15)), ("900", 3, date(2026, 6, 20)), ("50", 1, date(2026, 7, 5))])
+    bot, clock = FakeBot(), Clock(at(2026, 7, 9, 8, 59))
+    worker = schedule(database, bot, clock)
+
+    assert (await worker.run_due(clock.now)).faturas == 0  # not 9 yet
+    clock.now = at(2026, 7, 9, 9, 0)
+    assert (await worker.run_due(clock.now)).faturas == 1
+    clock.now = at(2026, 7, 9, 18, 0)
+    assert (await worker.run_due(clock.now)).faturas == 0
+
+    assert bot.messages == [(CHAT, "📅 Amanhã vence a fatura do Nubank: R$ 420,00")]
+
+
+async def test_an_empty_fatura_is_not_reminded_and_an_archived_card_neither(database: Database) -> None:
+    await household_with_card(database, CHAT, closing=3, due=10, purchases=[("120", 1, date(2026, 6, 15))])
+    bot, clock = FakeBot(), Clock(at(2026, 8, 9, 10, 0))  # August's fatura: nothing in it
+
+    assert (await schedule(database, bot, clock).run_due(clock.now)).faturas == 0
+    assert bot.messages == []
+
+
+async def test_two_workers_and_a_remind_run_at_once_send_each_fatura_reminder_once(backend: Backend) -> None:
+    setup = backend.open()
+    try:
+        await household_with_card(setup, CHAT, closing=25, due=5, purchases=[("300", 2, date(2026, 6, 10))])
+        await household_with_card(setup, OTHER_CHAT, closing=31, due=5, purchases=[("75.50", 1, date(2026, 6, 29))])
+    finally:
+        await setup.dispose()
+    databases = [backend.open() for _ in range(3)]
+    bot, clock = FakeBot(), Clock(at(2026, 7, 4, 9, 0))  # June's faturas, due on 5 July
+    try:
+        results = await asyncio.gather(*(schedule(db, bot, clock).run_due(clock.now) for db in databases))
+    finally:
+        for db in databases:
+            await db.dispose()
+
+    assert sum(r.faturas for r in results) == 2
+    assert sorted(bot.messages) == sorted([(CHAT, "📅 Amanhã vence a fatura do Nubank: R$ 150,00"),
+                                           (OTHER_CHAT, "📅 Amanhã vence a fatura do Nubank: R$ 75,50")])

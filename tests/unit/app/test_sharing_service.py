@@ -272,5 +272,5 @@ async def test_the_export_names_the_payer_and_each_members_share(service: Househ
 
     rows = list(csv.reader(io.StringIO(out.getvalue().decode("utf-8-sig")), delimiter=";"))
     header, spend = rows[0], next(r for r in rows if r[2] == "gasto")
-    assert header[6] == "pago por" and header[-1] == "divisão"
-    assert spend[6] == "Ana" and spend[-1] == "Ana 18,95; Bruno 18,95"
+    assert header[6] == "pago por" and header[10] == "divisão"
+    assert spend[6] == "Ana" and spend[10] == "Ana 18,95; Bruno 18,95"

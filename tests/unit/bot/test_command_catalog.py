@@ -60,9 +60,10 @@ def test_the_help_reads_as_before() -> None:
     start = lines.index("Ou use os comandos:") + 1
 
     assert lines[start:start + 4] == [
-        # issue 23: who paid and "pessoal" join /gasto's form and line
-        "• /gasto <valor> <despesa> [AAAA-MM] [por <membro>] [pessoal]: registra um gasto no mês, pago por "
-        "você (ou por quem você disser), dividido pela regra da casa (pessoal: só seu)",
+        # issue 23: who paid and "pessoal" join /gasto's form and line; issue 24: the card and parcelas
+        "• /gasto <valor> <despesa> [AAAA-MM] [por <membro>] [pessoal] [no <cartão>] [em <N>x]: registra um "
+        "gasto no mês, pago por você (ou por quem você disser), dividido pela regra da casa (pessoal: só seu); "
+        "no cartão, na fatura em que a compra cai, parcelado se quiser",
         "  Ex.: /gasto 37,90 mercado",
         "• /despesa <nome> <valor> [dia <1-31>]: cadastra uma despesa mensal",
         "  Ex.: /despesa Aluguel 2.500 dia 10",

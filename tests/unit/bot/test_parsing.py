@@ -14,6 +14,7 @@ from bot.commands import catalog
 from bot.commands.parsing import (
     SENDER,
     AdjustCommand,
+    CardWords,
     CommandUsageError,
     ContributionCommand,
     ExpenseCommand,
@@ -22,6 +23,7 @@ from bot.commands.parsing import (
     acerto,
     aporte,
     arquivar,
+    cartao,
     despesa,
     gasto,
     meta,
@@ -29,6 +31,7 @@ from bot.commands.parsing import (
     parse_aporte,
     parse_despesa,
     parse_divisao,
+    parse_fatura,
     parse_gasto,
     parse_meta,
     parse_renda,
@@ -36,6 +39,7 @@ from bot.commands.parsing import (
     pix,
     renomear,
 )
+from domain.money import Period
 from domain.reading import Amount
 
 
@@ -213,9 +217,10 @@ def test_the_usage_reply_reads_as_the_contract_shows() -> None:
     with pytest.raises(CommandUsageError) as raised:
         parse_gasto("")
 
-    # Contract §6's form, with §9's "por <membro>" and "pessoal" after it (issue 23).
+    # Contract §6's form, with §9's "por <membro>" and "pessoal" (issue 23) and the card and its
+    # parcelas (issue 24) after it.
     assert str(raised.value) == (
-        "Não entendi. Use: /gasto <valor> <despesa> [AAAA-MM] [por <membro>] [pessoal]\n"
+        "Não entendi. Use: /gasto <valor> <despesa> [AAAA-MM] [por <membro>] [pessoal] [no <cartão>] [em <N>x]\n"
         "Ex.: /gasto 37,90 mercado"
     )
 
@@ -235,6 +240,8 @@ def test_every_usage_example_is_itself_understood() -> None:
         "acerto": lambda text: acerto(text, date(2026, 6, 15), "BRL"),
         "pix": lambda text: pix(text, date(2026, 6, 15), "BRL"),
         "saldo": parse_resumo,
+        "cartao": lambda text: cartao(text, date(2026, 6, 15), "BRL"),
+        "fatura": parse_fatura,
     }
     assert {c.name for c in catalog.COMMANDS if c.writes} < set(parsers)
     for command, parse in parsers.items():
@@ -341,3 +348,49 @@ def test_any_formatted_amount_is_read_inside_a_spend_command(d: Decimal, name: s
     written = format_decimal(d, format="#,##0.00", locale="pt_BR")
 
     assert parse_gasto(f"R$ {written} {name}") == SpendCommand(Amount(d, "BRL"), name, None)
+
+
+# --------------------------------------------------------------------------- issue 24: cards
+
+
+@pytest.mark.parametrize(("text", "expense", "card", "installments"), [
+    ("1.000 geladeira no Nubank em 10x", "geladeira", CardWords("no", "Nubank"), 10),
+    ("1.000 geladeira em 10x no Nubank", "geladeira", CardWords("no", "Nubank"), 10),
+    ("300 farmácia na Visa Platinum", "farmácia", CardWords("na", "Visa Platinum"), None),
+    ("300 farmácia 3x na Visa", "farmácia", CardWords("na", "Visa"), 3),
+    ("300 farmácia em 3 vezes no inter", "farmácia", CardWords("no", "inter"), 3),
+    ("80 mercado no nubank por Bruno pessoal", "mercado", CardWords("no", "nubank"), None),
+    ("80 mercado por Bruno no nubank", "mercado", CardWords("no", "nubank"), None),
+    ("20 lanche na escola", "lanche", CardWords("na", "escola"), None),
+    ("37,90 mercado", "mercado", None, None),
+])
+def test_gasto_reads_the_card_and_the_parcelas_in_either_order(text: str, expense: str, card: CardWords | None,
+                                                               installments: int | None) -> None:
+    spend = parse_gasto(text, date(2026, 6, 15))
+
+    assert (spend.expense, spend.card, spend.installments) == (expense, card, installments)
+
+
+def test_gasto_on_a_card_becomes_the_record_spend_call_with_the_card_words() -> None:
+    tool, arguments = gasto("1.000 geladeira no Nubank em 10x", date(2026, 6, 15), "BRL")
+
+    assert tool == "recordSpend"
+    assert arguments["card"] == CardWords("no", "Nubank") and arguments["installments"] == 10
+
+
+def test_cartao_reads_the_name_and_both_days_in_either_order() -> None:
+    assert cartao("Nubank fecha 3 vence 10", date(2026, 6, 15), "BRL") == (
+        "registerCard", {"name": "Nubank", "closingDay": 3, "dueDay": 10})
+    assert cartao("Itaú Visa vence 5 fecha 28", date(2026, 6, 15), "BRL")[1] == {
+        "name": "Itaú Visa", "closingDay": 28, "dueDay": 5}
+
+
+def test_fatura_reads_the_card_and_an_optional_month() -> None:
+    today = date(2026, 6, 15)
+
+    assert parse_fatura("Nubank", today) == ("Nubank", None)
+    assert parse_fatura("Itaú Visa 2026-08", today) == ("Itaú Visa", Period(2026, 8))
+    assert parse_fatura("nubank julho", today) == ("nubank", Period(2026, 7))  # the coming July
+    assert parse_fatura("nubank março", today) == ("nubank", Period(2026, 3))
+    assert parse_fatura("nubank julho de 2025", today) == ("nubank", Period(2025, 7))
+    assert parse_fatura("nubank mês passado", today) == ("nubank", Period(2026, 5))
