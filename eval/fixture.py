@@ -195,6 +195,9 @@ async def build_world(case: Case, timezone: str = DEFAULT_TIMEZONE) -> World:
         budget.set_income(money_of(spec["income"], currency))
     if spec.get("split"):  # contract §9: {"<member>": <percent>, ...}
         budget.split = SplitRule.fixed(spec["split"], list(members.values()))
+    for card in spec.get("cards") or ():  # contract §9: {"name", "closingDay", "dueDay", "aliases"}
+        budget.register_card(card["name"], int(card["closingDay"]), int(card["dueDay"]),
+                             aliases=card.get("aliases") or ())
     goals = []
     for index, goal_spec in enumerate(spec.get("goals") or ()):
         deadline = date.fromisoformat(goal_spec["deadline"]) if goal_spec.get("deadline") else None

@@ -220,6 +220,20 @@ def settle(amount: str | int | None = None, **names: str) -> dict[str, Any]:
     return call("settleUp", **args)
 
 
+def on_card(entry: dict[str, Any], card: str, installments: int | None = None) -> dict[str, Any]:
+    """A spend on a card (contract §9), in `installments` parcelas when given."""
+    args = {**entry["args"], "card": card}
+    if installments is not None:
+        args["installments"] = installments
+    return {**entry, "args": args}
+
+
+def with_cards(household: dict[str, Any]) -> dict[str, Any]:
+    """A household with two cards (contract §9's eval "cards")."""
+    return {**household, "cards": [{"name": "Nubank", "closingDay": 3, "dueDay": 10, "aliases": ["roxinho"]},
+                                   {"name": "Itaú Visa", "closingDay": 25, "dueDay": 5, "aliases": ["itaú"]}]}
+
+
 def confirming(entry: dict[str, Any]) -> dict[str, Any]:
     """The same call, confirming: it must repeat its preview's operationId."""
     return {"tool": entry["tool"], "args": {**entry.get("args", {}), "confirm": True}}
@@ -746,6 +760,43 @@ def build() -> list[dict[str, Any]]:
     b.add("settle-05", "ab", t,
           say("Bruno", "paguei 180 de luz", paid(spend("Luz", jun, 180), "Bruno")), press_ok(),
           say("Ana", "acerta o que eu devo pro Bruno", settle()), press_ok())
+
+    # ---------------------------------------------------------------- cards and parcelas (issue 24)
+    # Written before any tuning on them. The purchase's day decides the fatura: the tools read it.
+    cards_ab = with_cards(ana_bruno(d(t)))
+    b.add("card-01", "ab", t,
+          say("Ana", "comprei a geladeira em 10x no nubank, 3.500", on_card(spend("Casa", jun, 3500), "Nubank", 10)),
+          household={**cards_ab, "expenses": [*cards_ab["expenses"], {"name": "Casa", "expected": 300,
+                                                                       "aliases": ["geladeira", "móveis"]}]})
+    b.add("card-02", "ab", t,
+          say("Bruno", "gastei 230 no mercado, passei no nubank", on_card(spend("Mercado", jun, 230), "Nubank")),
+          press_ok(), household=cards_ab)
+    b.add("card-03", "ab", t,
+          say("Ana", "paguei 89,90 de farmácia no cartão itaú", on_card(spend("Farmácia", jun, "89.90"), "Itaú Visa")),
+          household=cards_ab)
+    b.add("card-04", "ab", t,
+          say("Bruno", "parcelei 1.200 do posto em 3x no roxinho",
+              on_card(spend("Combustível", jun, 1200), "Nubank", 3)), household=cards_ab)
+    b.add("card-05", "ab", t,
+          say("Ana", "a academia desse mês foi no nubank, 200", on_card(spend("Academia", jun, 200), "Nubank")),
+          household=cards_ab)
+    b.add("card-06", "ab", t,
+          say("Ana", "comprei remédio de 120 em 2 vezes no itaú", on_card(spend("Farmácia", jun, 120), "Itaú Visa", 2)),
+          household=cards_ab)
+    b.add("card-07", "ab", t,
+          say("Bruno", "ifood de 64,50 no cartão da Visa", on_card(spend("Restaurantes", jun, "64.50"), "Itaú Visa")),
+          household=cards_ab)
+    b.add("card-08", "ab", t, say("Ana", "comprei 300 no cartão do Bradesco em 3x"), household=cards_ab)
+    b.add("cardbill-01", "ab", t, say("Ana", "quanto vem a fatura do nubank?", call("cardBill", card="Nubank")),
+          household=cards_ab)
+    b.add("cardbill-02", "ab", t, say("Bruno", "como tá a fatura do itaú?", call("cardBill", card="Itaú Visa")),
+          household=cards_ab)
+    b.add("cardbill-03", "ab", t, say("Ana", "qual o total do roxinho esse mês?", call("cardBill", card="Nubank")),
+          household=cards_ab)
+    b.add("cardbill-04", "ab", t, say("Bruno", "quanto já tem na fatura da visa?", call("cardBill", card="Itaú Visa")),
+          household=cards_ab)
+    b.add("cardbill-05", "ab", t, say("Ana", "o que tem na fatura do nubank de julho?",
+                                      call("cardBill", card="Nubank", period="2026-07")), household=cards_ab)
 
     # ---------------------------------------------------------------- chit-chat: no write
     b.add("chitchat-01", "ab", t, say("Ana", "bom diaaa ☀️"))

@@ -34,6 +34,7 @@ from domain.tools.budget import (
     RegisterExpenseTool,
     find_expense,
 )
+from domain.tools.cards import CardBillTool
 from domain.tools.goals import (
     ContributeToGoalTool,
     CreateGoalTool,
@@ -59,6 +60,10 @@ ARG_KINDS: dict[tuple[str, str], str] = {
     (FeasibilityTool.name, "deadline"): "date",
     (GoalStatusTool.name, "today"): "date",
     (RegisterExpenseTool.name, "aliases"): "texts",
+    (RecordSpendTool.name, "card"): "card",
+    (RecordSpendTool.name, "paidBy"): "member",
+    (CardBillTool.name, "card"): "card",
+    (CardBillTool.name, "period"): "period",
 }
 NEVER_COMPARED = {"operationId", "operation_id"}
 
@@ -113,6 +118,12 @@ class Names:
     def expense(self, name: Any) -> str | None:
         try:
             return fold(find_expense(self.budget, name).name)
+        except DomainError:
+            return None
+
+    def card(self, name: Any) -> str | None:
+        try:
+            return self.budget.find_card(name).id
         except DomainError:
             return None
 
@@ -198,7 +209,7 @@ def compare(tool: str, arg: str, expected: Any, got: Any, names: Names) -> str:
     kind = ARG_KINDS.get((tool, arg))
     if isinstance(expected, dict) and "amount" in expected:
         return _compare_money(expected, got)
-    if kind in ("expense", "goal", "member"):
+    if kind in ("expense", "goal", "member", "card"):
         resolve: Callable[[Any], str | None] = getattr(names, kind)
         wanted, found = resolve(expected), resolve(got)
         if wanted is None:  # a name the household does not know (yet): compare as text

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from domain.budget import Budget
 from domain.goals import Goal
@@ -38,6 +38,7 @@ _SELF: Final = frozenset({"eu", "mim", "me", "meu", "minha"})
 _MINE: Final = frozenset({"meu", "minha", "meus", "minhas"})
 _JOINERS: Final = frozenset({"e", "mais", "tambem", "tb", "+"})
 _CHANGE_TO: Final = frozenset({"pra", "para"})
+_ON_CARD: Final = frozenset({"no", "na"})  # "no Nubank", "na Visa"
 _MIN_GOAL_WORD: Final = 5
 MAX_SPENDS: Final = 5
 MAX_TEXT: Final = 300  # characters: a longer message is more than a spend
@@ -61,6 +62,7 @@ class SpendReader:
     expenses: tuple[tuple[str, tuple[str, ...]], ...]
     goal_words: frozenset[str]
     today: date
+    cards: tuple[tuple[str, tuple[str, ...]], ...] = ()  # active cards: name, and every name they answer to
 
     @classmethod
     def of(cls, household: Household, budget: Budget | None, goals: Iterable[Goal], today: date) -> SpendReader:
@@ -69,7 +71,8 @@ class SpendReader:
         goal_words = frozenset(
             word for goal in goals if not goal.archived for word in _words(goal.name)
             if len(word) >= _MIN_GOAL_WORD and not word.isdigit() and word not in expense_words)
-        return cls(household.currency, tuple(household.members), expenses, goal_words, today)
+        cards = tuple((c.name, (c.name, *c.aliases)) for c in budget.active_cards()) if budget else ()
+        return cls(household.currency, tuple(household.members), expenses, goal_words, today, cards)
 
     def read(self, text: str) -> list[dict[str, Any]] | None:
         """The recordSpend calls `text` certainly means (one per spend), or None."""
@@ -96,8 +99,13 @@ class SpendReader:
         period = self._period(said)
         if period is None:
             return None
+        card = self._card_in(words, named)
+        if card is False:
+            return None
         covered = named | {i for a in amounts for i in range(a.first, a.last + 1)} | {
             i for when in said.whens for i in range(when.first, when.last + 1)}
+        if card is not None:
+            covered |= set(card[1])
         payer = self._payer(words, covered)
         if payer is False or payer is True:
             return None
@@ -117,6 +125,8 @@ class SpendReader:
                 arguments["paidBy"] = payer.name
             if not shared:
                 arguments["shared"] = False
+            if card is not None:
+                arguments["card"] = card[0]
             calls.append({"name": RECORD_SPEND, "arguments": arguments})
         return calls
 
@@ -150,6 +160,25 @@ class SpendReader:
         if len(distinct) != len(kept) and len(distinct) > 1:
             return None  # one expense twice among others: which amount is whose is unclear
         return distinct
+
+    def _card_in(self, words: Sequence[str], named: set[int]) -> tuple[str, range] | Literal[False] | None:
+        """The card a message names after "no"/"na" ("gastei 50 no mercado no Nubank"): its name
+        and the words it takes; None when it names none; False when it names one otherwise, or two,
+        or with an expense's words: a card the reader is unsure of is the model's."""
+        found: list[tuple[str, range]] = []
+        for name, names in self.cards:
+            for written in names:
+                phrase = _words(written)
+                for start in range(len(words) - len(phrase) + 1) if phrase else ():
+                    if tuple(words[start:start + len(phrase)]) == phrase:
+                        found.append((name, range(start, start + len(phrase))))
+        if not found:
+            return None
+        cards = {name for name, _ in found}
+        name, where = max(found, key=lambda item: len(item[1]))
+        if len(cards) > 1 or named & set(where) or where.start == 0 or words[where.start - 1] not in _ON_CARD:
+            return False
+        return name, range(where.start - 1, where.stop)
 
     def _named(self, words: Sequence[str]) -> set[int]:
         """Every word an expense's name or alias takes, wherever it stands."""

@@ -67,6 +67,10 @@ def working_memory(household: Household, budget: Budget | None, goals: Iterable[
         if budget.income is not None:
             lines.append(f"Income: {_amount(budget.income, home)}")
         lines.extend(_expenses(budget.active_expenses(), said, home))
+        cards = budget.active_cards()
+        if cards:
+            lines.append("Cards: " + "; ".join(
+                f"{c.name}{f' ({chr(47).join(c.aliases)})' if c.aliases else ''}" for c in cards))
     lines.extend(_goals([g for g in goals if not g.archived], said))
     return "\n".join(lines)
 

@@ -261,7 +261,7 @@ def test_the_case_file_is_what_make_cases_writes_and_follows_the_brief(cases: li
     dev = sum(c.split == "dev" for c in cases)
     assert 0.55 <= dev / len(cases) <= 0.65
     tools = {tool for case in cases for tool in case.tools}
-    assert tools == set(WRITE_TOOLS) | {"budgetStatus", "goalStatus", "checkFeasibility", "balance"}
+    assert tools == set(WRITE_TOOLS) | {"budgetStatus", "goalStatus", "checkFeasibility", "balance", "cardBill"}
     openings = [(c.turns[0]["sender"], c.turns[0]["text"]) for c in cases]
     assert len(openings) == len(set(openings))
 

@@ -176,3 +176,36 @@ async def test_a_reader_call_a_tool_refuses_goes_to_the_model_instead() -> None:
     reply = await chat.send("gastei 50 no mercado", sender="Ana")
 
     assert len(model.requests) == 1 and reply.text == "Mercado foi arquivado; quer reativar?"
+
+
+# --------------------------------------------------------------------------- issue 24: a card named
+
+
+def reader_with_cards() -> SpendReader:
+    house, budget, goals = household()
+    budget.register_card("Nubank", 3, 10, aliases=["roxinho"])
+    budget.register_card("Itaú Visa", 25, 5)
+    return SpendReader.of(house, budget, goals, TODAY)
+
+
+@pytest.mark.parametrize(("text", "calls"), [
+    ("gastei 50 no mercado no nubank", [spend("Mercado", "50", card="Nubank")]),
+    ("paguei 89,90 de farmácia no roxinho", [spend("Farmácia", "89.90", card="Nubank")]),
+    ("mercado 120 na itaú visa", [spend("Mercado", "120", card="Itaú Visa")]),
+])
+def test_a_spend_on_a_card_the_household_has_is_read_with_its_card(text: str, calls: list[dict[str, Any]]) -> None:
+    assert reader_with_cards().read(text) == calls
+
+
+@pytest.mark.parametrize("text", [
+    "gastei 50 no mercado no nubank em 3x",          # parcelas: the model's (or /gasto's)
+    "gastei 50 no mercado no nubank e no itaú visa",  # two cards
+    "gastei 50 no mercado, nubank",                   # a card not said as "no <cartão>"
+    "gastei 50 no mercado no cartão",                 # which card?
+])
+def test_a_card_the_reader_is_unsure_of_goes_to_the_model(text: str) -> None:
+    assert reader_with_cards().read(text) is None
+
+
+def test_without_a_card_by_that_name_a_word_after_no_is_just_a_word() -> None:
+    assert reader().read("gastei 50 no mercado no centro") == [spend("Mercado", "50")]
