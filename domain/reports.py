@@ -113,6 +113,7 @@ class MonthReport:
 
     budget: BudgetReport
     goals: tuple[GoalReport | UnreportableGoal, ...]
+    faturas: tuple[FaturaReport, ...] = ()  # each card's fatura closing in the month, when not empty
 
     @property
     def period(self) -> Period:
@@ -124,9 +125,10 @@ class MonthReport:
 
     @classmethod
     def of(cls, budget: Budget, goals: Iterable[Goal], period: Period, today: date,
-           rates: ExchangeRates) -> MonthReport:
+           rates: ExchangeRates, faturas: Iterable[FaturaReport] = ()) -> MonthReport:
         return cls(BudgetReport.of(budget, period),
-                   tuple(GoalReport.or_why_not(g, today, rates) for g in goals if not g.archived))
+                   tuple(GoalReport.or_why_not(g, today, rates) for g in goals if not g.archived),
+                   tuple(f for f in faturas if not f.empty))
 
 
 @dataclass(frozen=True)

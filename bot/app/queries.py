@@ -17,7 +17,7 @@ from bot.texts import cards, history, messages, reports, sharing
 from domain.errors import DomainError
 from domain.ledger import EntryKind, LedgerEntry
 from domain.money import Money, Period
-from domain.reports import BudgetReport, GoalReport, MonthReport
+from domain.reports import BudgetReport, FaturaReport, GoalReport, MonthReport
 from domain.tools.budget import AdjustmentPreview
 from domain.tools.cards import CardBillTool
 from domain.tools.registry import read_preview
@@ -114,7 +114,9 @@ class Queries:
         """The household's `period`, with its goals as they stand `today`."""
         budget = await self.storage.budgets.load(link.budget_id, periods=[period])
         goals = await self.storage.goals.list(link.household_id, history=False)
-        return MonthReport.of(budget, goals, period, today, self.chats.rates)
+        faturas = [FaturaReport.of(card, period, await self.storage.ledger.fatura(card.id, period), (),
+                                   budget.currency) for card in budget.active_cards()]
+        return MonthReport.of(budget, goals, period, today, self.chats.rates, faturas)
 
     async def export(self, chat_id: int, period: Period | None, out: BinaryIO) -> str | None:
         """/exportar [AAAA-MM]: writes the CSV to `out` and returns its file name (None when the

@@ -63,6 +63,9 @@ def closing_text(report: MonthReport) -> str:
         balance = (f"sobraram {money(Money(left, currency))} do previsto" if left >= 0
                    else f"⚠️ {money(Money(-left, currency))} acima do previsto")
         lines += ["", f"Total: {money(month.actual_total)} de {money(month.expected_total)} ({balance})"]
+    if report.faturas:
+        lines += ["", "💳 Faturas que fecharam no mês"]
+        lines += [f"{f.card}: {money(f.total)}, vence {date_br(f.due)}" for f in report.faturas]
     if report.goals:
         lines += ["", "🎯 Metas"]
         lines += [goal_text(goal) for goal in report.goals]

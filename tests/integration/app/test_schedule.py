@@ -334,3 +334,17 @@ async def test_two_workers_and_a_remind_run_at_once_send_each_fatura_reminder_on
     assert sum(r.faturas for r in results) == 2
     assert sorted(bot.messages) == sorted([(CHAT, "📅 Amanhã vence a fatura do Nubank: R$ 150,00"),
                                            (OTHER_CHAT, "📅 Amanhã vence a fatura do Nubank: R$ 75,50")])
+
+
+async def test_the_monthly_closing_lists_the_fatura_each_card_closed_in_the_month(database: Database) -> None:
+    await household_with_card(database, CHAT, closing=3, due=10, purchases=[
+        ("120", 1, date(2026, 6, 15)), ("900", 3, date(2026, 6, 20))])
+    async with database.transaction() as unit:
+        await unit.connection.execute(update(chats).where(chats.c.chat_id == CHAT)
+                                      .values(created_at=datetime(2026, 6, 1, tzinfo=UTC)))
+    bot, clock = FakeBot(), Clock(at(2026, 8, 1, 10, 0))  # July is closed: its fatura closed on 3/7
+
+    await schedule(database, bot, clock).run_due(clock.now)
+
+    [(_, text)] = bot.messages
+    assert "💳 Faturas que fecharam no mês\nNubank: R$ 420,00, vence 10/07/2026" in text
