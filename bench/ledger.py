@@ -11,6 +11,8 @@ both commands share):
                       and how much the export added to it (flat: the same at both sizes)
   saldo_vs_resumo     /saldo of a household with 100,000 shared spends / /resumo of the same
                       household, on the same database (issue 23)                              <= 1.5
+  fatura_vs_resumo    /fatura of a card with 5 years of daily purchases and 200 open parcelados
+                      (12x) / /resumo of the same household (issue 24)                        <= 1.5
 bench/run.py runs this and reports the same keys under "ledger".
 """
 
@@ -36,6 +38,7 @@ sys.path.insert(0, str(REPO))
 
 from bot.app.outcomes import Speaker  # noqa: E402
 from bot.app.service import HouseholdService  # noqa: E402
+from domain.cards import CardRef, parcelas  # noqa: E402
 from domain.household import Member  # noqa: E402
 from domain.ledger import EntryKind  # noqa: E402
 from domain.money import Money, Period  # noqa: E402
@@ -45,7 +48,10 @@ from infra.db.migrate import upgrade_database  # noqa: E402
 from infra.db.stores.ledger import entry_row, insert_entries  # noqa: E402
 from infra.db.tables import expenses, ledger_entries  # noqa: E402
 
-GOALS = {"extrato_vs_resumo": 1.5, "export_100k_s": 5.0, "saldo_vs_resumo": 1.5}
+GOALS = {"extrato_vs_resumo": 1.5, "export_100k_s": 5.0, "saldo_vs_resumo": 1.5, "fatura_vs_resumo": 1.5}
+CARD_YEARS = 5
+OPEN_PARCELADOS = 200
+CHAT_CARD = -9_400_001
 SHARED_ENTRIES = 100_000
 MONTH_ENTRIES = 1_000
 EXPORT_SIZES = (10_000, 100_000)
@@ -114,6 +120,38 @@ async def insert_shared(database: Database, household_id: str, budget_id: str, e
             await insert_entries(unit.connection, rows)
 
 
+async def card_history(database: Database, chat_id: int) -> int:
+    """A household whose card "Nubank" (closes on the 3rd, due on the 10th) had a purchase every
+    day for CARD_YEARS years up to today, and OPEN_PARCELADOS purchases in 12x over the last
+    months, whose parcelas still fall in faturas to come: the rows confirmations write (the
+    entries, each with its card and parcela, and their shares). Returns how many entries."""
+    household_id, budget_id, expense_ids = await household(database, chat_id)
+    storage = SqlStorage(database)
+    budget = await storage.budgets.load(budget_id, periods=())
+    card = budget.register_card("Nubank", 3, 10)
+    await storage.budgets.save(budget)
+    members = (await storage.households.load(household_id)).members
+    ana = members[0]
+    today = datetime.now(UTC).date()
+    purchases: list[tuple[Any, Money, int]] = [
+        (today - timedelta(days=n), Money.from_minor_units(1000 + n % 9000, "BRL"), 1)
+        for n in range(CARD_YEARS * 365)]
+    purchases += [(today - timedelta(days=n % 150), Money.from_minor_units(120_000 + n, "BRL"), 12)
+                  for n in range(OPEN_PARCELADOS)]
+    rows = []
+    for n, (day, total, count) in enumerate(purchases):
+        for parcela in parcelas(card, total, day, count):
+            rows.append(entry_row(
+                EntryKind.SPEND, EXPENSE_NAMES[n % len(expense_ids)], household_id=household_id,
+                amount=parcela.amount, budget_id=budget_id, expense_id=expense_ids[n % len(expense_ids)],
+                period=parcela.fatura, day=day, payer=ana, shares=shares_of(parcela.amount, ana, [ana], SplitRule(), {}),
+                card=CardRef(card.id, card.name, parcela.installment, parcela.installments)))
+    for start in range(0, len(rows), 5000):
+        async with database.transaction() as unit:
+            await insert_entries(unit.connection, rows[start:start + 5000])
+    return len(rows)
+
+
 async def insert(database: Database, rows: list[dict[str, Any]]) -> None:
     async with database.transaction() as unit:
         for start in range(0, len(rows), 5000):
@@ -144,6 +182,7 @@ async def measure(url: str) -> dict[str, Any]:
             await insert(database, entry_rows(h2, b2, ids2, size, 120))
         h3, b3, ids3 = await household(database, CHAT_SALDO)
         await insert_shared(database, h3, b3, ids3, SHARED_ENTRIES)
+        card_entries = await card_history(database, CHAT_CARD)
         service = HouseholdService(SqlStorage(database))
         month = this_month()
         resumo_ms = await median_ms(lambda: service.answer("resumo", chat_month, ANA, str(month)))
@@ -151,6 +190,9 @@ async def measure(url: str) -> dict[str, Any]:
         saldo_resumo_ms = await median_ms(lambda: service.answer("resumo", CHAT_SALDO, ANA, str(month)))
         saldo_ms = await median_ms(lambda: service.answer("saldo", CHAT_SALDO, ANA, ""))
         saldo_text = await service.answer("saldo", CHAT_SALDO, ANA, "")
+        card_resumo_ms = await median_ms(lambda: service.answer("resumo", CHAT_CARD, ANA, str(month)))
+        fatura_ms = await median_ms(lambda: service.answer("fatura", CHAT_CARD, ANA, "nubank"))
+        fatura_text = await service.answer("fatura", CHAT_CARD, ANA, "nubank")
     finally:
         await database.dispose()
     exports = {size: export_in_child(url, chat_id, size) for size, chat_id in export_chats.items()}
@@ -159,7 +201,10 @@ async def measure(url: str) -> dict[str, Any]:
         "extrato_vs_resumo": extrato_ms / resumo_ms,
         "export_100k_s": big["seconds"],
         "saldo_vs_resumo": saldo_ms / saldo_resumo_ms,
-        "details": {"resumo_ms": resumo_ms, "extrato_ms": extrato_ms, "month_entries": MONTH_ENTRIES,
+        "fatura_vs_resumo": fatura_ms / card_resumo_ms,
+        "details": {"fatura_ms": fatura_ms, "card_household_resumo_ms": card_resumo_ms,
+                    "card_entries": card_entries, "fatura_items": fatura_text.count("\n• "),
+                    "fatura_total": next(line for line in fatura_text.splitlines() if line.startswith("Total")),"resumo_ms": resumo_ms, "extrato_ms": extrato_ms, "month_entries": MONTH_ENTRIES,
                     "saldo_ms": saldo_ms, "saldo_household_resumo_ms": saldo_resumo_ms,
                     "saldo_entries": SHARED_ENTRIES, "saldo_answer": saldo_text.splitlines()[2],
                     "exports": {str(size): figures for size, figures in exports.items()}},

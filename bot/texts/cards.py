@@ -11,6 +11,7 @@ from domain.money import Money, Period
 from domain.reports import CardSummary, FaturaItem, FaturaReport
 
 SHOWN_UPCOMING: Final = 6  # later faturas named after a fatura's total; the rest as "…"
+FATURA_LINES: Final = 40  # items a fatura lists (the latest); the rest are counted, and /exportar has them
 _MONTHS: Final = ("jan", "fev", "mar", "abr", "mai", "jun", "jul", "ago", "set", "out", "nov", "dez")
 NO_CARDS: Final = "Nenhum cartão cadastrado. Cadastre com /cartao Nubank fecha 3 vence 10."
 
@@ -36,14 +37,19 @@ def fatura_text(report: FaturaReport) -> str:
     if report.empty:
         lines = [title, dates, "", "Nada lançado nesta fatura."]
     else:
-        lines = [title, dates, "", *(_item(item) for item in report.items), "",
-                 f"Total: {money(report.total)}"]
+        items = sorted(report.items, key=lambda i: (i.on or report.closing, i.installment or 1))
+        shown, earlier = items[-FATURA_LINES:], items[:-FATURA_LINES]
+        lines = [title, dates, ""]
+        if earlier:
+            before = sum((i.amount for i in earlier[1:]), earlier[0].amount)
+            lines.append(f"… {len(earlier)} itens anteriores, {money(before)} (todos: /exportar {report.fatura})")
+        lines += [*(_item(item) for item in shown), "", f"Total: {money(report.total)}"]
         if len(report.owed) > 1:
             lines.append("Parte de cada um: " + " · ".join(f"{name} {money(part)}" for name, part in report.owed))
     if report.upcoming:
-        shown = [f"{short_month(f.fatura)} {money(f.total)}" for f in report.upcoming[:SHOWN_UPCOMING]]
+        later = [f"{short_month(f.fatura)} {money(f.total)}" for f in report.upcoming[:SHOWN_UPCOMING]]
         more = " …" if len(report.upcoming) > SHOWN_UPCOMING else ""
-        lines += ["", "Próximas faturas: " + ", ".join(shown) + more]
+        lines += ["", "Próximas faturas: " + ", ".join(later) + more]
     return "\n".join(lines)
 
 

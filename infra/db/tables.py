@@ -181,7 +181,8 @@ ledger_entries = Table(
     Column("installment", SmallInteger, nullable=True),
     Column("installments", SmallInteger, nullable=True),
     Index(None, "expense_id", "period", "currency", "amount_minor"),
-    Index(None, "card_id", "period"),
+    # Covering: a fatura's sums (infra/db/stores/ledger.py, `faturas`) read the index alone.
+    Index("ix_ledger_entries_card_faturas", "card_id", "period", "currency", "amount_minor", "installments"),
     Index(None, "budget_id", "period"),
     Index(None, "goal_id", "kind", "currency", "amount_minor"),
     Index(None, "household_id", "id"),

@@ -200,10 +200,10 @@ class SqlLedger:
             return await sharing.balance(connection, household_id, period)
 
     async def fatura(self, card_id: str, fatura: Period) -> list[LedgerEntry]:
-        """One seek on (card_id, period)."""
+        """One seek on (card_id, period), then the entries' shares by id."""
+        # Only a card's spends have a period: its own entries (registered, renamed …) have none.
         query = (select(*_COLUMNS)
-                 .where(entries.c.card_id == card_id, entries.c.period == str(fatura),
-                        entries.c.kind == EntryKind.SPEND.value)
+                 .where(entries.c.card_id == card_id, entries.c.period == str(fatura))
                  .order_by(entries.c.id))
         async with self._db.reading() as connection:
             rows = (await connection.execute(query)).all()
@@ -216,8 +216,7 @@ class SqlLedger:
         parcelas = func.sum(case((many & (entries.c.amount_minor > 0), 1),
                                  (many & (entries.c.amount_minor < 0), -1), else_=0))
         query = (select(entries.c.period, entries.c.currency, func.sum(entries.c.amount_minor), parcelas)
-                 .where(entries.c.card_id == card_id, entries.c.period >= str(since),
-                        entries.c.kind == EntryKind.SPEND.value)
+                 .where(entries.c.card_id == card_id, entries.c.period >= str(since))
                  .group_by(entries.c.period, entries.c.currency)
                  .order_by(entries.c.period))
         async with self._db.reading() as connection:

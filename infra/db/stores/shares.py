@@ -26,6 +26,8 @@ from infra.db.upsert import insert_for
 from infra.db.values import money_from_minor
 
 FEW = 50
+DENSE = 2  # ids within twice their count of each other are read as one range
+IN_CHUNK = 500  # ids per IN (...) when they are spread out
 SPEND = "spend"
 SETTLEMENT = "settlement"
 
@@ -107,17 +109,21 @@ async def shares_of(connection: AsyncConnection, entry_ids: Iterable[int]) -> di
     found: dict[int, list[Share]] = defaultdict(list)
     if not wanted:
         return {}
-    # A few ids: each looked up; a page of an export: the range of its ids, one index scan.
-    which = (shares.c.entry_id.in_(wanted) if len(wanted) <= FEW
-             else (shares.c.entry_id >= wanted[0]) & (shares.c.entry_id <= wanted[-1]))
-    result = await connection.execute(
-        select(shares.c.entry_id, shares.c.member_id, shares.c.member_name, shares.c.paid_minor,
-               shares.c.owed_minor, shares.c.currency).where(which))
+    # A page of an export: the range of its ids, one index scan. Ids spread far apart (a fatura's
+    # parcelas, written months apart, among every other household's entries): looked up by id.
+    dense = len(wanted) > FEW and wanted[-1] - wanted[0] < DENSE * len(wanted)
+    chunks = [wanted] if dense else [wanted[start:start + IN_CHUNK] for start in range(0, len(wanted), IN_CHUNK)]
     chosen = set(wanted)
-    for entry_id, member_id, name, paid, owed, currency in result:
-        if entry_id in chosen:
-            found[entry_id].append(Share(member_id, name, money_from_minor(paid, currency),
-                                         money_from_minor(owed, currency)))
+    for chunk in chunks:
+        which = ((shares.c.entry_id >= chunk[0]) & (shares.c.entry_id <= chunk[-1]) if dense
+                 else shares.c.entry_id.in_(chunk))
+        result = await connection.execute(
+            select(shares.c.entry_id, shares.c.member_id, shares.c.member_name, shares.c.paid_minor,
+                   shares.c.owed_minor, shares.c.currency).where(which))
+        for entry_id, member_id, name, paid, owed, currency in result:
+            if entry_id in chosen:
+                found[entry_id].append(Share(member_id, name, money_from_minor(paid, currency),
+                                             money_from_minor(owed, currency)))
     return {entry_id: _by_name(items) for entry_id, items in found.items()}
 
 

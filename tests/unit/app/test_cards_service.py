@@ -288,3 +288,14 @@ async def test_extrato_shows_each_parcela_as_k_of_n_and_exportar_has_a_parcela_c
     august = await service.answer("extrato", CHAT, ANA, "2026-08")
 
     assert "15/06 · Mercado 2/3 (gasto no cartão) · R$ 333,33 · Ana" in august
+
+
+async def test_a_long_fatura_lists_its_latest_items_and_counts_the_rest(service: HouseholdService) -> None:
+    await with_nubank(service)
+    for n in range(45):
+        await pressed(service, only_preview(await service.command(CHAT, ANA, "gasto", f"{n + 1} mercado no nubank")))
+
+    text = await fatura(service)
+
+    assert "… 5 itens anteriores, R$ 15,00 (todos: /exportar 2026-07)" in text
+    assert text.count("\n• ") == 40 and "Total: R$ 1.035,00" in text

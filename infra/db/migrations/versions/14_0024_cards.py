@@ -49,13 +49,15 @@ def upgrade() -> None:
     op.add_column('ledger_entries', sa.Column('card_id', sa.String(length=64), nullable=True))
     op.add_column('ledger_entries', sa.Column('installment', sa.SmallInteger(), nullable=True))
     op.add_column('ledger_entries', sa.Column('installments', sa.SmallInteger(), nullable=True))
-    op.create_index(op.f('ix_ledger_entries_card_id_period'), 'ledger_entries', ['card_id', 'period'], unique=False)
+    op.create_index('ix_ledger_entries_card_faturas', 'ledger_entries',
+                    ['card_id', 'period', 'currency', 'amount_minor', 'installments'], unique=False)
 
 
 def downgrade() -> None:
     # A card's own entries are a kind the older schema cannot read; its spends stay spends.
     op.execute("DELETE FROM ledger_entries WHERE kind = 'card'")
-    op.drop_index(op.f('ix_ledger_entries_card_id_period'), table_name='ledger_entries')
+    op.drop_index('ix_ledger_entries_card_faturas',
+                  table_name='ledger_entries')
     op.drop_column('ledger_entries', 'installments')
     op.drop_column('ledger_entries', 'installment')
     op.drop_column('ledger_entries', 'card_id')
