@@ -69,3 +69,40 @@ def confirm_and_hang(url: str, engine_options: dict[str, Any], scope: str, budge
         await Confirmer([tool], log).confirm(operation_id, by="Ana")
 
     asyncio.run(run())
+
+
+def remind_at(url: str, engine_options: dict[str, Any], now: str, timezone: str, barrier: Any, results: Any) -> None:
+    """One worker's schedule check at `now` (ISO), after waiting at `barrier` with the others:
+    puts the (chat id, text) of every message it sent in `results`."""
+    from datetime import datetime
+
+    from bot.app.schedule import Schedule
+    from infra.db.stores.schedule import ScheduleStore
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.sent: list[tuple[int, str]] = []
+
+        async def send_text(self, chat_id: int, text: str) -> None:
+            self.sent.append((chat_id, text))
+
+        async def send_photo(self, chat_id: int, png: bytes, caption: str) -> None:
+            self.sent.append((chat_id, caption))
+
+    async def run() -> list[tuple[int, str]]:
+        database = Database(url, **engine_options)
+        try:
+            storage = SqlStorage(database)
+            service = HouseholdService(storage, timezone=timezone)
+            sender = Recorder()
+            moment = datetime.fromisoformat(now)
+            schedule = Schedule(storage, ScheduleStore(database), sender, service.month,  # type: ignore[arg-type]
+                                timezone=timezone, clock=lambda: moment)
+            await storage.is_departed(0)  # connect before the race
+            barrier.wait()
+            await schedule.run_due(moment)
+            return sender.sent
+        finally:
+            await database.dispose()
+
+    results.put(asyncio.run(run()))
