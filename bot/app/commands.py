@@ -8,7 +8,8 @@ from typing import Any
 from bot.app.chats import ChatContext, Chats
 from bot.app.outcomes import Outcome, Reply, Speaker
 from bot.app.proposals import Proposals, minted
-from bot.commands.parsing import EVERY_MEMBER, SENDER, CardWords, CommandUsageError, write_parser
+from bot.commands.calls import EVERY_MEMBER, SENDER, write_parser
+from bot.commands.parsing import CardWords, CommandUsageError
 from domain.errors import DomainError
 
 

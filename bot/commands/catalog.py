@@ -4,7 +4,7 @@ the console, the help text and the usage replies are all built from.
 Each adapter wires the commands itself (bot/telegram/commands.py, bot/console/actions.py): a write
 command goes through the one write path, a read command through the one read path, and any other is
 found there by its name. Adding a command: its line here, and either its parser (bot/commands/
-parsing.py, a write) or its query (bot/app/queries.py QUERIES, a read) with its text in bot/texts/.
+calls.py, a write) or its query (bot/app/queries.py QUERIES, a read) with its text in bot/texts/.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ class Command:
     leaving); `example` is the help's example, and `usage_example` the one a reply to a command
     that could not be read shows (the help's when None). `menu` is its description in Telegram's
     command menu (None: not in the menu). `writes`: a preview through the same tool call as the
-    agent's (bot/commands/parsing.py reads its arguments). `essential`: one of the commands a short
+    agent's (bot/commands/calls.py builds it). `essential`: one of the commands a short
     line names when the model is down (contract §6)."""
 
     name: str

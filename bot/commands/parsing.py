@@ -1,5 +1,5 @@
-"""Reading the arguments of the commands that need no language model (contract, section 6), into
-the same tool calls the agent would make (`PARSERS`, at the end).
+"""Reading the arguments of the commands that need no language model (contract, section 6); their
+tool calls, the same the agent would make, are built from these in bot/commands/calls.py.
 
 This module does only each command's token work: where the amount, the name, the month, "dia" and
 "até" are. Every amount, month, day and date is read by domain.reading, the one reader the model's
@@ -13,22 +13,16 @@ error's ``str()`` is a pt-BR sentence for the person who typed it and names the 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from types import MappingProxyType
-from typing import Any, Final
+from typing import Final
 
 from bot.commands.catalog import named
 from domain.errors import InvalidAmount, InvalidDate, InvalidPeriod
 from domain.money import Period
 from domain.reading import Amount, currency_of, is_multiplier, read_amount, read_date, read_day, read_period
 from domain.text import fold
-from domain.tools.budget import AdjustExpenseTool, RecordSpendTool, RegisterExpenseTool, SetIncomeTool
-from domain.tools.cards import RegisterCardTool
-from domain.tools.goals import ContributeToGoalTool, CreateGoalTool
-from domain.tools.housekeeping import ArchiveTool, RenameTool
-from domain.tools.sharing import SetPixKeyTool, SetSplitTool, SettleUpTool
 
 # --------------------------------------------------------------------------- errors
 
@@ -472,114 +466,17 @@ def parse_resumo(text: str, today: date | None = None) -> tuple[int, int] | None
         raise CommandUsageError("resumo", str(error)) from error
 
 
-# --------------------------------------------------------------------------- tool calls
+@dataclass(frozen=True)
+class CardCommand:
+    """``/cartao <nome> fecha <dia> vence <dia>``."""
 
-ToolCallArgs = tuple[str, dict[str, Any]]
-WriteParser = Callable[[str, date, str], ToolCallArgs]
-
-
-
-class _Marker:
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
+    name: str
+    closing_day: int
+    due_day: int
 
 
-SENDER: Any = _Marker("SENDER")  # filled with the sender's member name
-EVERY_MEMBER: Any = _Marker("EVERY_MEMBER")  # /meta: every member of the household contributes
-
-
-def _money(parsed: Amount, currency: str) -> dict[str, Any]:
-    return {"amount": parsed.amount, "currency": parsed.currency or currency}
-
-
-def _period(value: tuple[int, int] | None, today: date) -> str:
-    return str(Period(*value)) if value else str(Period.of(today))
-
-
-def gasto(text: str, today: date, currency: str) -> ToolCallArgs:
-    spend = parse_gasto(text, today)
-    arguments = {"expense": spend.expense, "period": _period(spend.period, today),
-                 "amount": _money(spend.amount, currency), "paidBy": spend.paid_by or SENDER,
-                 "shared": not spend.personal}
-    if spend.card is not None:
-        arguments["card"] = spend.card  # CardWords: the write path reads them against the cards
-    if spend.installments is not None:
-        arguments["installments"] = spend.installments
-    return RecordSpendTool.name, arguments
-
-
-def renda(text: str, today: date, currency: str) -> ToolCallArgs:
-    return SetIncomeTool.name, {"amount": _money(parse_renda(text), currency), "member": SENDER}
-
-
-def divisao(text: str, today: date, currency: str) -> ToolCallArgs:
-    split = parse_divisao(text)
-    return SetSplitTool.name, {"kind": split.kind, "percents": dict(split.percents) or None}
-
-
-def acerto(text: str, today: date, currency: str) -> ToolCallArgs:
-    """`/acerto [valor]`: the sender's acerto, of the whole debt when no amount is given."""
-    arguments: dict[str, Any] = {"speaker": SENDER}
-    if text.split():
-        try:
-            arguments["amount"] = _money(_read(text.split()), currency)
-        except InvalidAmount as error:
-            raise CommandUsageError("acerto", str(error)) from error
-    return SettleUpTool.name, arguments
-
-
-def pix(text: str, today: date, currency: str) -> ToolCallArgs:
-    """`/pix <chave>`: the sender's own key (validated by the tool, never echoed in an error)."""
-    if not text.strip():
-        raise CommandUsageError("pix")
-    return SetPixKeyTool.name, {"member": SENDER, "key": text.strip()}
-
-
-def despesa(text: str, today: date, currency: str) -> ToolCallArgs:
-    expense = parse_despesa(text)
-    return RegisterExpenseTool.name, {"name": expense.name, "expected": _money(expense.expected, currency),
-                               "billingDay": expense.billing_day}
-
-
-def ajuste(text: str, today: date, currency: str) -> ToolCallArgs:
-    adjust = parse_ajuste(text)
-    return AdjustExpenseTool.name, {"expense": adjust.expense,
-                             "newExpected": _money(adjust.new_expected, currency)}
-
-
-def aporte(text: str, today: date, currency: str) -> ToolCallArgs:
-    contribution = parse_aporte(text)
-    return ContributeToGoalTool.name, {"goal": contribution.goal, "paidBy": SENDER,
-                                "amount": _money(contribution.amount, currency),
-                                "date": today.isoformat()}
-
-
-def meta(text: str, today: date, currency: str) -> ToolCallArgs:
-    goal = parse_meta(text)
-    return CreateGoalTool.name, {"name": goal.name, "target": _money(goal.target, currency),
-                          "contributors": EVERY_MEMBER,
-                          "deadline": goal.deadline.isoformat() if goal.deadline else None}
-
-
-def renomear(text: str, today: date, currency: str) -> ToolCallArgs:
-    """`/renomear mercado para Feira`: the last " para " splits the old name from the new."""
-    old, separator, new = text.rpartition(" para ")
-    if not separator or not old.strip() or not new.strip():
-        raise CommandUsageError("renomear")
-    return RenameTool.name, {"name": old.strip(), "newName": new.strip()}
-
-
-def arquivar(text: str, today: date, currency: str) -> ToolCallArgs:
-    if not text.strip():
-        raise CommandUsageError("arquivar")
-    return ArchiveTool.name, {"name": text.strip()}
-
-
-def cartao(text: str, today: date, currency: str) -> ToolCallArgs:
-    """`/cartao Nubank fecha 3 vence 10` (also "vence 10 fecha 3"): the name, then both days."""
+def parse_cartao(text: str) -> CardCommand:
+    """``"Nubank fecha 3 vence 10"``, ``"Itaú Visa vence 5 fecha 28"``: the name, then both days."""
     tokens = text.split()
     pairs = [(fold(tokens[i]), tokens[i + 1]) for i in range(max(0, len(tokens) - 4), len(tokens) - 1, 2)]
     days: dict[str, int] = {}
@@ -593,11 +490,20 @@ def cartao(text: str, today: date, currency: str) -> ToolCallArgs:
     if len(days) < 2:
         missing = [wanted for word, wanted in _CARD_DAYS.items() if word not in days]
         raise CommandUsageError("cartao", f"Falta {' e '.join(missing)}, depois do nome.")
-    return RegisterCardTool.name, {"name": " ".join(tokens[:-4]), "closingDay": days["fecha"],
-                                   "dueDay": days["vence"]}
+    return CardCommand(" ".join(tokens[:-4]), days["fecha"], days["vence"])
 
 
 _CARD_DAYS: Final = {"fecha": "o dia em que fecha (fecha <dia>)", "vence": "o dia em que vence (vence <dia>)"}
+
+
+def parse_acerto(text: str) -> Amount | None:
+    """``""`` (the whole debt) or ``"50"``, ``"R$ 50,00"``: the amount of an acerto."""
+    if not text.split():
+        return None
+    try:
+        return _read(text.split())
+    except InvalidAmount as error:
+        raise CommandUsageError("acerto", str(error)) from error
 
 
 FATURA_MONTHS_BACK: Final = 5  # a month named without a year is the nearest one: 5 back to 6 ahead
@@ -630,14 +536,3 @@ def resumo_period(text: str, today: date | None = None) -> Period | None:
     """`/resumo`'s month: none (this month), or any month domain.reading.read_period reads."""
     value = parse_resumo(text, today)
     return Period(*value) if value else None
-
-
-PARSERS: Final[Mapping[str, WriteParser]] = MappingProxyType({
-    "gasto": gasto, "despesa": despesa, "ajuste": ajuste, "aporte": aporte, "meta": meta,
-    "renomear": renomear, "arquivar": arquivar, "renda": renda, "divisao": divisao, "acerto": acerto,
-    "pix": pix, "cartao": cartao})
-
-
-def write_parser(name: str) -> WriteParser:
-    """How write command `name` reads its arguments into a tool call (KeyError: no such command)."""
-    return PARSERS[named(name).name]

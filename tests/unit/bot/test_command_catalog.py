@@ -11,8 +11,9 @@ from pydantic import SecretStr
 from telegram.ext import CommandHandler
 
 from bot.commands import catalog
+from bot.commands.calls import PARSERS, write_parser
 from bot.commands.catalog import COMMANDS
-from bot.commands.parsing import PARSERS, CommandUsageError, write_parser
+from bot.commands.parsing import CommandUsageError
 from bot.telegram import commands as telegram_commands
 from bot.telegram.application import build_application
 from bot.texts import guide

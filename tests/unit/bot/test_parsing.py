@@ -11,15 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.commands import catalog
-from bot.commands.parsing import (
+from bot.commands.calls import (
     SENDER,
-    AdjustCommand,
-    CardWords,
-    CommandUsageError,
-    ContributionCommand,
-    ExpenseCommand,
-    GoalCommand,
-    SpendCommand,
     acerto,
     aporte,
     arquivar,
@@ -27,6 +20,17 @@ from bot.commands.parsing import (
     despesa,
     gasto,
     meta,
+    pix,
+    renomear,
+)
+from bot.commands.parsing import (
+    AdjustCommand,
+    CardWords,
+    CommandUsageError,
+    ContributionCommand,
+    ExpenseCommand,
+    GoalCommand,
+    SpendCommand,
     parse_ajuste,
     parse_aporte,
     parse_despesa,
@@ -36,8 +40,6 @@ from bot.commands.parsing import (
     parse_meta,
     parse_renda,
     parse_resumo,
-    pix,
-    renomear,
 )
 from domain.money import Period
 from domain.reading import Amount
