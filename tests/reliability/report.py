@@ -40,6 +40,8 @@ CASES = {
     27: "/apagar racing a confirmation on another worker",
     28: "↩️ Desfazer and its undo pressed twice, on several workers, and redelivered",
     29: "50 spends (26 paid by Ana, 24 by Bruno) and 10 acertos confirmed at once from 2 workers",
+    38: "a fatura's reminder: 3 workers check the schedule at the same moment",
+    39: "20 spends on one expense confirmed at once from 2 workers: the month's 80 % and 100 % warnings",
 }
 
 
