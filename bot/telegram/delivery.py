@@ -24,6 +24,7 @@ from bot.texts import messages
 log = logging.getLogger(__name__)
 
 
+TYPING_AFTER = 1.0  # seconds before the first "typing": answers without a model are out by then
 TYPING_EVERY = 4.0  # seconds: Telegram shows "typing" for about 5 s after each sendChatAction
 THINKING_AFTER = 10.0  # seconds the agent may work before the chat is told it is still thinking
 SLEEP = "delivery-sleep"  # bot_data key of an injected sleep (tests drive the clock with it)
@@ -32,8 +33,8 @@ Sleep = Callable[[float], Awaitable[object]]
 
 
 class Thinking:
-    """While the agent works: "typing" refreshed before it lapses and, after THINKING_AFTER
-    seconds, one short "pensando…" message (`message_id`), which the answer then replaces.
+    """While the agent works: "typing" from TYPING_AFTER seconds on, refreshed before it lapses
+    and, after THINKING_AFTER seconds, one short "pensando…" message (`message_id`), which the answer then replaces.
     `sleep` is injectable, so a test moves the clock instead of waiting."""
 
     def __init__(self, context: ContextTypes.DEFAULT_TYPE, chat_id: int, *, sleep: Sleep) -> None:
@@ -59,7 +60,10 @@ class Thinking:
         return self.message_id
 
     async def _run(self) -> None:
-        elapsed = 0.0
+        # A grace before the first "typing": an answer that needs no model (a command-like spend
+        # the reader takes, a bare "confirma") is out before it, and spares a Bot API round trip.
+        await self.sleep(TYPING_AFTER)
+        elapsed = TYPING_AFTER
         while True:
             try:
                 await self.context.bot.send_chat_action(self.chat_id, "typing")
