@@ -288,7 +288,8 @@ _TEXTS: Final[Mapping[type[Preview], _ToolText[Any]]] = {
     ImportPreview: _ToolText[ImportPreview](
         lambda p: f"🏦 Importar {_count_word(p.count)}", lambda p: f"✅ {_count_word(p.count)} importados",
         _import_facts,
-        lambda p: f"importar {_count_word(p.count)} do extrato {p.file}, {money(p.total)}"),
+        lambda p: f"importar {_count_word(p.count)} do extrato {p.file}, {money(p.total)}",
+        notes=lambda p: limit_lines(p.limits)),
     RenamePreview: _ToolText[RenamePreview](
         "✏️ Renomear", "✅ Renomeado", _rename_facts,
         lambda p: f"renomear {p.old_name} para {p.new_name}"),

@@ -253,7 +253,7 @@ class RecordSpendTool(_BudgetWriteTool):
         preview = SpendPreview(args.expense, period, delta, new_actual,
                                paid_by=payer.name if payer is not None else None, shared=args.shared,
                                shares=tuple(SharePart(s.member_name, s.owed) for s in shares),
-                               limits=_limits(expense))
+                               limits=limit_notes(expense))
         return Staged(preview, lambda: self.budget_repo.save(budget))
 
     async def _stage_on_card(self, args: RecordSpendArgs) -> Staged:
@@ -271,8 +271,9 @@ class RecordSpendTool(_BudgetWriteTool):
         first = card.fatura_of(purchase)
         if Period.parse(args.period) not in (month, first):
             raise InvalidArgument(
-                f"No cartão, o mês vem da data da compra: {args.date} cai na fatura de {first}, "
-                f"não em {args.period}. Diga a data da compra (date).")
+                f"No cartão, o mês vem da data da compra: uma compra em {purchase:%d/%m/%Y} no {card.name} "
+                f"cai na fatura de {first.month:02d}/{first.year}, não em {args.period}. "
+                "Diga o dia da compra (date), não o mês.")
         members = self.household.members if self.household is not None and args.shared else ()
         found = budget.record_purchase(expense, total, card=card, on=purchase, installments=count,
                                        paid_by=payer, members=members, shared=args.shared)
@@ -287,11 +288,12 @@ class RecordSpendTool(_BudgetWriteTool):
             card=card.name, purchased_on=purchase, due=card.due_date(first), installments=count,
             first_installment=found[0].amount if count > 1 else None,
             installment=found[-1].amount if count > 1 else None,
-            last_fatura=found[-1].fatura if count > 1 else None, limits=_limits(expense))
+            last_fatura=found[-1].fatura if count > 1 else None, limits=limit_notes(expense))
         return Staged(preview, lambda: self.budget_repo.save(budget))
 
 
-def _limits(expense: RecurringExpense) -> tuple[LimitNote, ...]:
+def limit_notes(expense: RecurringExpense) -> tuple[LimitNote, ...]:
+    """The limit thresholds `expense` reached since it was loaded, as a preview says them."""
     return tuple(LimitNote(limit.expense, limit.period, limit.percent) for limit in expense.limits)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pydantic import Field
 
@@ -28,6 +28,7 @@ from domain.tools.base import (
     WriteTool,
     parse_date,
 )
+from domain.tools.budget import LimitNote, limit_notes
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class ImportPreview(Preview):
     credits: tuple[AsideLine, ...]
     skipped: int
     paid_by: str | None = field(default=None, metadata={OMIT: None})  # who sent the file
+    limits: tuple[LimitNote, ...] = field(default=(), metadata={OMIT: ()})  # thresholds the lines reached
 
 
 class ImportLineArg(ToolArgs):
@@ -149,6 +151,7 @@ class ImportStatementTool(WriteTool[ImportStatementArgs]):
         apply_statement_lines(budget, resolved, payer, self.household.members if self.household else ())
         preview = statement_preview(args, resolved, [line.suggested for line, _ in spends], budget.currency,
                                     payer.name if payer is not None else None)
+        preview = replace(preview, limits=tuple(note for expense in budget.expenses for note in limit_notes(expense)))
 
         async def commit() -> None:
             await self.budget_repo.save(budget)

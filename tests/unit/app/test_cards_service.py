@@ -299,3 +299,11 @@ async def test_a_long_fatura_lists_its_latest_items_and_counts_the_rest(service:
 
     assert "… 5 itens anteriores, R$ 15,00 (todos: /exportar 2026-07)" in text
     assert text.count("\n• ") == 40 and "Total: R$ 1.035,00" in text
+
+
+async def test_a_month_that_is_not_the_purchases_on_a_card_is_refused_saying_why(service: HouseholdService) -> None:
+    await with_nubank(service)
+
+    answer = only_reply(await service.command(CHAT, ANA, "gasto", "50 mercado 2026-04 no nubank"))
+
+    assert "uma compra em 15/06/2026 no Nubank cai na fatura de 07/2026, não em 2026-04" in answer

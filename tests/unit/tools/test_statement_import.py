@@ -160,3 +160,13 @@ async def test_an_import_with_no_line_proposes_nothing() -> None:
 async def test_the_model_is_never_shown_the_import_tool() -> None:
     tool = await Setup().tool()
     assert not tool.offered
+
+
+async def test_an_import_that_takes_a_month_past_80_percent_says_so_on_its_confirmation() -> None:
+    setup = Setup()
+    tool = await setup.tool()  # Farmácia: R$ 300,00 a month
+    await tool.invoke(import_args(LINES))
+
+    confirmed = await tool.invoke(import_args(LINES, confirm=True))
+
+    assert confirmed.preview["limits"] == [{"expense": "Farmácia", "period": "2026-06", "percent": 80}]
