@@ -8,7 +8,7 @@ at noon of the case's "today" in São Paulo.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -159,7 +159,7 @@ class World:
         """The real system prompt (the rules: the working memory goes with each message)."""
         return system_prompt()
 
-    async def reader(self) -> Callable[[str], list[dict[str, Any]] | None]:
+    async def reader(self) -> Callable[[str, Mapping[str, Any] | None], list[dict[str, Any]] | None]:
         """The free-text reader as the bot builds it for a message, over the household as it
         stands now (a confirmed write shows in the next turn)."""
         return SpendReader.of(self.household, await self.budget(), await self.goal_list(), self.case.today).read

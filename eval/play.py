@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,7 +112,7 @@ class Player:
         self.last_sender: str | None = None
         self.prompt = ""
         # The reader and the working memory as the bot builds them for each message.
-        self.reader: Callable[[str], list[dict[str, Any]] | None] | None = None
+        self.reader: Callable[[str, Mapping[str, Any] | None], list[dict[str, Any]] | None] | None = None
         self.memory: Callable[[str], str] | None = None
 
     async def play(self) -> CaseResult:
@@ -122,7 +122,7 @@ class Player:
             chat = AgentChat.create(self.model, world.tools, system_prompt=lambda: self.prompt,
                                     operations=world.operations,
                                     conversation_id=f"{self.case.id}#{self.run}",
-                                    reader=(lambda text: self.reader(text) if self.reader else None)
+                                    reader=(lambda text, last: self.reader(text, last) if self.reader else None)
                                     if self.use_reader else None,
                                     memory=lambda text: self.memory(text) if self.memory else "")
             for index, turn in enumerate(self.case.turns):

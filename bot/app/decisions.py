@@ -10,11 +10,11 @@ from dataclasses import replace
 from bot.app.chats import ChatContext, Chats
 from bot.app.outcomes import Decision, Edit, PressResult, Preview, Reply, Speaker
 from bot.app.proposals import Proposals
-from bot.commands.replies import decision_of
 from bot.texts import history, messages, previews
 from domain.errors import DomainError, OperationClosed
 from domain.household import Member
 from domain.operations.log import UNDO_TOOL, Operation, OperationStatus, is_key
+from domain.reading.replies import decision_of
 from domain.tools.confirmer import Confirmer
 from domain.tools.membership import EraseHouseholdTool, ErasePreview, JoinHouseholdTool, JoinPreview
 from domain.tools.registry import read_preview

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from pydantic.alias_generators import to_snake
+from pydantic.alias_generators import to_camel, to_snake
 
 from domain.agent.conversation import ConversationStore, InMemoryConversationStore, Message
 from domain.agent.model import FailureKind, LanguageModel, ModelFailure
@@ -17,6 +17,7 @@ from domain.agent.text_calls import read_text_calls
 from domain.errors import DomainError
 from domain.operations.log import InMemoryOperationLog, Operation, OperationLog, OperationStatus
 from domain.operations.receipts import ToolReceipt
+from domain.reading.replies import only_agrees
 from domain.text import fold
 from domain.tools.base import Tool, WriteArgs, WriteTool, compact_json
 from domain.tools.confirmer import Confirmer
@@ -71,7 +72,9 @@ class ToolCall:
 
 READER = "reader"
 # Reads a member's message with no model: the calls it certainly means, or None (the model's turn).
-Reader = Callable[[str], Sequence[Mapping[str, Any]] | None]
+# The free-text reader: a member's text, and the write call the conversation proposed last (its
+# "name" and "arguments"; None: none), to the calls the text certainly means, or None.
+Reader = Callable[[str, Mapping[str, Any] | None], Sequence[Mapping[str, Any]] | None]
 
 
 @dataclass
@@ -140,7 +143,10 @@ class AgentChat:
         user: Message = {"role": "user", "content": f"[{sender}] {text}" if sender else text}
         proposed_now: set[str] = set()
         if self.reader is not None and not attachments:
-            read = await self._read(user, text, sender, proposed_now)
+            # The reader before the model (contract §9): a yes to the one preview waiting, a plain
+            # spend, a correction of the last proposal; anything else is the model's.
+            read = await self._agreed(user, text, sender, proposed_now) or \
+                await self._read(user, text, sender, proposed_now)
             if read is not None:
                 return read
         if self.model is None:  # nothing stored: without a model the message had no answer
@@ -215,20 +221,47 @@ class AgentChat:
         await self.conversations.append(self.conversation_id, new)
         return reply
 
+    async def _agreed(self, user: Message, text: str, sender: str | None,
+                      proposed_now: set[str]) -> AgentReply | None:
+        """"pode confirmar", "sim", 👍 with exactly one preview waiting: that preview's call again
+        with confirm=true, as the prompt's rule 2 asks of the model, made with no model request (the
+        bot decides a bare "confirma" the same way before it gets here). None otherwise."""
+        if not only_agrees(text):
+            return None
+        waiting = await self.operations.pending()
+        if len(waiting) != 1 or waiting[0].tool not in self.tools:
+            return None
+        [operation] = waiting
+        arguments = {to_camel(key): value for key, value in operation.arguments.items()}
+        raw = {"id": f"{READER}_0", "type": "function",
+               "function": {"name": operation.tool,
+                            "arguments": json.dumps({**arguments, "confirm": True}, ensure_ascii=False)}}
+        call = await self._run_tool(raw, proposed_now, sender)
+        receipt = call.result
+        if call.error is not None or not isinstance(receipt, ToolReceipt) or not receipt.confirmed:
+            return None
+        call.source = READER
+        await self.conversations.append(self.conversation_id, [
+            user, {"role": "assistant", "content": None, "tool_calls": [raw]},
+            {"role": "tool", "tool_call_id": call.call_id, "content": compact_json(receipt)}])
+        return AgentReply(text="", tool_calls=[call])
+
     async def _read(self, user: Message, text: str, sender: str | None,
                     proposed_now: set[str]) -> AgentReply | None:
         """The free-text reader's turn (contract §9): its calls run exactly as the model's would,
         and the message and its previews enter the conversation, so a later "não, era 40" reads
-        them. None when the reader is not sure, or a call it made was refused: the model's turn."""
+        them (and the reader itself reads such a correction of the call it sees last). None when
+        the reader is not sure, or a call it made was refused: the model's turn."""
         assert self.reader is not None
-        read = self.reader(text)
+        history = await self.conversations.recent(self.conversation_id, self.history_turns)
+        read = self.reader(text, last_write_call(history, self.tools))
         if not read:
             return None
         raw_calls = [{"id": f"{READER}_{i}", "type": "function",
                       "function": {"name": str(call["name"]),
                                    "arguments": json.dumps(call["arguments"], ensure_ascii=False)}}
                      for i, call in enumerate(read)]
-        calls = [await self._run_tool(raw, proposed_now, sender, said=text) for raw in raw_calls]
+        calls = [await self._run_tool(raw, proposed_now, sender, said=text, earlier=history) for raw in raw_calls]
         if not all(is_proposal(call) for call in calls):
             return None
         new: list[Message] = [user, {"role": "assistant", "content": None, "tool_calls": raw_calls}]
@@ -259,9 +292,10 @@ class AgentChat:
             return call
         parsed = with_speaker(tool, parsed, await self._speaker_of(tool, parsed, sender))
         refusal: DomainError | None = None
-        if said is not None and tool.grounded and parsed.get("confirm") is not True:
+        if said is not None and tool.grounded and not await self._confirms_earlier(tool, parsed):
             # A proposal's amounts, currencies, months and days come from the members' words
             # (domain.tools.grounding); a confirmation repeats its preview's arguments as they were.
+            # A first call with confirm=true is a proposal all the same (rule 1): grounded.
             grounded = ground(tool.grounded, tool.intent, parsed,
                               Said.of(said, tool.reading.today(), tool.reading.currency, earlier),
                               writes=isinstance(tool, WriteTool))
@@ -285,6 +319,17 @@ class AgentChat:
         except DomainError as error:
             call.error = str(error)
         return call
+
+    async def _confirms_earlier(self, tool: Tool, arguments: Mapping[str, Any]) -> bool:
+        """Whether a call confirms a preview already waiting (its operationId, or, without one, any
+        of the same tool): only such a call keeps its arguments as the preview had them."""
+        if arguments.get("confirm") is not True or not isinstance(tool, WriteTool):
+            return False
+        operation_id = arguments.get("operationId") or arguments.get("operation_id")
+        if isinstance(operation_id, str) and operation_id:
+            earlier = await self.operations.get(operation_id)
+            return earlier is not None and earlier.status is OperationStatus.PENDING
+        return any(op.tool == tool.name for op in await self.operations.pending())
 
     async def _scoped(self, tool: WriteTool[Any], args: WriteArgs) -> Any:
         """The model's operation id, made one it cannot break.
@@ -335,6 +380,26 @@ class AgentChat:
     async def cancel(self, operation_id: str, *, by: str | None = None) -> Operation:
         """A member pressed Cancelar."""
         return await self.confirmer.cancel(operation_id, by=by)
+
+
+def last_write_call(history: Sequence[Message], tools: Mapping[str, Tool]) -> dict[str, Any] | None:
+    """The write call the conversation proposed last, as it was made ({"name", "arguments"}): the
+    one a correction ("não, era 40") changes. A call the tool refused does not count."""
+    refused = {m.get("tool_call_id") for m in history if m.get("role") == "tool"
+               and isinstance(m.get("content"), str) and m["content"].startswith('{"error"')}
+    for message in reversed(history):
+        for raw in reversed(message.get("tool_calls") or []):
+            function = raw.get("function") or {}
+            tool = tools.get(str(function.get("name")))
+            if not isinstance(tool, WriteTool) or raw.get("id") in refused:
+                continue
+            try:
+                arguments = json.loads(function.get("arguments") or "{}", parse_float=Decimal)
+            except (json.JSONDecodeError, TypeError):
+                continue
+            if isinstance(arguments, dict):
+                return {"name": tool.name, "arguments": arguments}
+    return None
 
 
 def with_attachments(user: Message, attachments: Sequence[dict[str, Any]]) -> Message:

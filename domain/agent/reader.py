@@ -12,10 +12,12 @@ usual hint when there is none. It never guesses: a wrong preview is worse than a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any, Final, Literal
+
+from pydantic.alias_generators import to_snake
 
 from domain.budget import Budget
 from domain.goals import Goal
@@ -74,11 +76,15 @@ class SpendReader:
         cards = tuple((c.name, (c.name, *c.aliases)) for c in budget.active_cards()) if budget else ()
         return cls(household.currency, tuple(household.members), expenses, goal_words, today, cards)
 
-    def read(self, text: str) -> list[dict[str, Any]] | None:
-        """The recordSpend calls `text` certainly means (one per spend), or None."""
+    def read(self, text: str, last: Mapping[str, Any] | None = None) -> list[dict[str, Any]] | None:
+        """The calls `text` certainly means: one recordSpend per spend it tells, or, when it only
+        corrects the write call the conversation proposed `last` ("não, foi 250", "ops, isso foi
+        mês passado"), that call with the one thing it corrects; None when unsure."""
         if not text or len(text) > MAX_TEXT or "?" in text or "\n" in text.strip():
             return None
         said = scan(text, today=self.today)
+        if last is not None and said.words and _corrects(said.words):
+            return self._corrected(said, last)
         words = said.words
         if not words or words[0] in _QUESTION_OPENERS:
             return None
@@ -161,6 +167,38 @@ class SpendReader:
             return None  # one expense twice among others: which amount is whose is unclear
         return distinct
 
+    def _corrected(self, said: Scan, last: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+        """`last` with the amount, or the month or day, the correction says: exactly one of them,
+        with nothing else in the message (no name of an expense, goal or member, no other word)."""
+        name, arguments = str(last.get("name")), dict(last.get("arguments") or {})
+        if self._named(said.words) or self._names_a_goal(said.words) or said.strays:
+            return None
+        if any(fold(m.name) in said.words for m in self.members):
+            return None
+        if set(said.words[i] for i in range(len(said.words)) if i not in said.covered()) - _CORRECTING:
+            return None
+        amounts, whens = said.amounts, said.whens
+        corrected = {k: v for k, v in arguments.items() if k not in ("operationId", "operation_id", "confirm")}
+        if len(amounts) == 1 and not whens and name in _MONEY_ARGUMENT:
+            key = _MONEY_ARGUMENT[name]
+            old = arguments.get(key) or arguments.get(to_snake(key))
+            old_currency = old.get("currency") if isinstance(old, Mapping) else None
+            written = amounts[0].amount.currency or (next(iter(said.currencies)) if len(said.currencies) == 1 else None)
+            currency = written or old_currency or self.currency
+            corrected.pop(to_snake(key), None)
+            corrected[key] = {"amount": f"{amounts[0].value:f}", "currency": currency}
+        elif len(whens) == 1 and not amounts and name in _WHEN_ARGUMENT:
+            key, kind = _WHEN_ARGUMENT[name]
+            when = whens[0]
+            if kind == "day" and when.day is None:
+                return None
+            corrected[key] = str(when.month) if kind == "month" else when.day.isoformat()  # type: ignore[union-attr]
+            if name == RECORD_SPEND and "date" in corrected:  # a card purchase's day goes with its month
+                corrected.pop("date")
+        else:
+            return None
+        return [{"name": name, "arguments": corrected}]
+
     def _card_in(self, words: Sequence[str], named: set[int]) -> tuple[str, range] | Literal[False] | None:
         """The card a message names after "no"/"na" ("gastei 50 no mercado no Nubank"): its name
         and the words it takes; None when it names none; False when it names one otherwise, or two,
@@ -224,6 +262,27 @@ class SpendReader:
 
     def _names_a_goal(self, rest: Sequence[str]) -> bool:
         return any(word in self.goal_words for word in rest)
+
+
+# What a correction opens with, and the only other words it may hold besides the amount, month or
+# day it corrects (folded).
+_CORRECTION_OPENERS: Final = frozenset({"nao", "ops", "opa", "oops", "opss", "errei", "corrigindo", "corrige",
+                                        "desculpa", "desculpe", "perdao", "alias"})
+_CORRECTION_PAIRS: Final = frozenset({("foi", "mal"), ("na", "verdade"), ("na", "real")})
+_CORRECTING: Final = _CORRECTION_OPENERS | frozenset({
+    "foi", "mal", "na", "verdade", "real", "era", "eram", "foram", "e", "isso", "o", "a", "os", "as", "valor",
+    "sao", "de", "do", "da", "no", "nesse", "gasto", "aporte", "certo", "correto", "pera", "espera",
+    "quis", "dizer", "digo", "ne", "amor", "kkk", "kkkk", "desculpa", "mes", "dia"})
+# The argument a correction of each tool changes: its money, or its month or day.
+_MONEY_ARGUMENT: Final = {"recordSpend": "amount", "contributeToGoal": "amount", "adjustExpense": "newExpected",
+                          "createGoal": "target", "registerExpense": "expected", "setIncome": "amount",
+                          "settleUp": "amount"}
+_WHEN_ARGUMENT: Final = {"recordSpend": ("period", "month"), "contributeToGoal": ("date", "day")}
+
+
+def _corrects(words: Sequence[str]) -> bool:
+    """Whether a message opens as a correction: "não, …", "ops …", "foi mal, …", "na verdade …"."""
+    return words[0] in _CORRECTION_OPENERS or tuple(words[:2]) in _CORRECTION_PAIRS
 
 
 def _only_mine(words: Sequence[str], covered: set[int]) -> bool:

@@ -190,7 +190,7 @@ class CreateGoalTool(WriteTool[CreateGoalArgs]):
         "Create a savings goal."
     )
     args_model = CreateGoalArgs
-    grounded = grounds(target=Ground.MONEY)
+    grounded = grounds(target=Ground.MONEY, deadline=Ground.DEADLINE)
     preview_type = GoalPreview
 
     def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:

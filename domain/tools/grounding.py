@@ -41,6 +41,7 @@ class Ground(StrEnum):
     COMPUTED = "computed"  # money the model may compute ("diminui 50" -> 150): only its currency
     MONTH = "month"      # "YYYY-MM" from the member's words, this month when they say none
     DAY = "day"          # a date from the member's words, today when they say none
+    DEADLINE = "deadline"  # a day ahead the member wrote ("até 31/12", "até 01/07/2027"); else the model's
 
 
 class Intent(StrEnum):
@@ -166,6 +167,8 @@ def _grounded(grounded: Mapping[str, Ground], arguments: dict[str, Any], said: S
             grounded_arguments[key] = _month(arguments.get(key), said, money_at)
         elif kind is Ground.DAY:
             grounded_arguments[key] = _day(arguments.get(key), said, money_at)
+        elif kind is Ground.DEADLINE:
+            grounded_arguments[key] = _deadline(arguments.get(key), said)
     return grounded_arguments
 
 
@@ -252,6 +255,22 @@ def _day(value: Any, said: Said, money_at: int | None) -> Any:
         if whens:
             return value
     return value
+
+
+def _deadline(value: Any, said: Said) -> Any:
+    """The one day this message writes ("até 31/12", "até 01/07/2027"), the next such day when
+    written without a year (a deadline lies ahead); the model's when the words name none, or more
+    than one, or only a month ("até junho de 2028": the model picks its day)."""
+    days = {when.day for when in said.scanned(0).whens if when.day is not None}
+    if len(days) != 1:
+        return value
+    day = next(iter(days))
+    if day <= said.today:
+        try:
+            day = day.replace(year=said.today.year + (1 if day.replace(year=said.today.year) <= said.today else 0))
+        except ValueError:  # 29/02 without a year
+            return value
+    return day.isoformat()
 
 
 def _back(said: Said, index: int) -> list[When]:

@@ -20,7 +20,7 @@ from domain.money import Money, Period
 from domain.operations.log import InMemoryOperationLog
 from domain.tools.base import HouseholdBinding
 from domain.tools.registry import household_tools
-from tests.fakes.scripted_model import ScriptedModel, call, say
+from tests.fakes.scripted_model import ScriptedModel, say
 
 TODAY = date(2026, 7, 1)  # a Wednesday, the first of the month: "ontem" is June
 
@@ -134,12 +134,11 @@ async def test_a_message_the_reader_takes_makes_no_model_request_and_comes_back_
 
 
 async def test_the_readers_message_and_preview_enter_the_conversation_the_model_sees_next() -> None:
-    model = ScriptedModel(call("recordSpend", {"expense": "Mercado", "period": "2026-07",
-                                               "amount": {"amount": 40, "currency": "BRL"}}))
+    model = ScriptedModel(say("Vocês gastaram R$ 50,00 no mercado em julho."))
     chat, _ = await chat_with(model)
 
     await chat.send("gastei 50 no mercado", sender="Ana")
-    corrected = await chat.send("não, era 40", sender="Ana")
+    await chat.send("e quanto deu o mercado até agora?", sender="Ana")
 
     [request] = model.requests
     history = request.messages[:-1]
@@ -147,7 +146,65 @@ async def test_the_readers_message_and_preview_enter_the_conversation_the_model_
     assert history[1]["tool_calls"][0]["function"]["name"] == "recordSpend"
     assert history[2]["role"] == "tool" and '"amount":"50"' in history[2]["content"]
     assert history[3] == {"role": "assistant", "content": PREVIEWS_SENT}
-    assert corrected.receipts[0].preview["delta"]["amount"] == 40
+
+
+@pytest.mark.parametrize(("correction", "changed"), [
+    ("não, era 40", {"amount": {"amount": "40", "currency": "BRL"}}),
+    ("ops, foi 45,50", {"amount": {"amount": "45.50", "currency": "BRL"}}),
+    ("foi mal, isso foi mês passado", {"period": "2026-06"}),
+    ("na verdade foram 50 euros", None),  # another currency than the household's: the model's to ask
+])
+async def test_a_correction_of_the_last_proposal_is_read_with_no_model(correction: str,
+                                                                         changed: dict[str, Any] | None) -> None:
+    model = ScriptedModel(say("Em euros? Pode confirmar o valor?"))
+    chat, _ = await chat_with(model)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    corrected = await chat.send(correction, sender="Ana")
+
+    if changed is None:
+        assert len(model.requests) == 1 and not corrected.receipts
+        return
+    assert model.requests == []
+    [call_made] = corrected.tool_calls
+    assert call_made.source == READER and not call_made.result.confirmed
+    expected = {"expense": "Mercado", "period": "2026-07", "amount": {"amount": "50", "currency": "BRL"}}
+    assert {k: call_made.args[k] for k in expected} == {**expected, **changed}
+
+
+@pytest.mark.parametrize("text", ["não, era 40 no uber", "não, era 40 pro Bruno", "não, era 40 e 30",
+                                  "não quero mais", "ops, era 40 de cartão"])
+async def test_a_correction_that_says_more_than_one_new_value_goes_to_the_model(text: str) -> None:
+    model = ScriptedModel(say("Pode explicar?"))
+    chat, _ = await chat_with(model)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    await chat.send(text, sender="Ana")
+
+    assert len(model.requests) == 1
+
+
+@pytest.mark.parametrize("text", ["pode confirmar", "sim", "sim, pode lançar", "confirma aí por favor", "👍"])
+async def test_a_yes_to_the_one_preview_waiting_confirms_it_with_no_model(text: str) -> None:
+    model = ScriptedModel(say("?"))
+    chat, _ = await chat_with(model)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    reply = await chat.send(text, sender="Bruno")
+
+    assert model.requests == []
+    [receipt] = reply.receipts
+    assert receipt.confirmed and receipt.persisted
+
+
+async def test_a_yes_with_two_previews_waiting_is_the_models_to_sort_out() -> None:
+    model = ScriptedModel(say("Qual dos dois?"))
+    chat, _ = await chat_with(model)
+    await chat.send("gastei 50 no mercado e 30 na farmácia", sender="Ana")
+
+    reply = await chat.send("pode confirmar", sender="Bruno")
+
+    assert len(model.requests) == 1 and not reply.receipts
 
 
 async def test_without_a_model_a_message_the_reader_does_not_take_is_not_configured_and_not_stored() -> None:

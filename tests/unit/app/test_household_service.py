@@ -969,7 +969,7 @@ async def test_confirmation_through_the_model_edits_the_posted_preview(
     writes = saves(storage)
     model.script(call("recordSpend", spend_args(confirm=True)), say("Pronto, registrado."))
 
-    outcomes = await service.talk(CHAT, BRUNO, "pode confirmar")
+    outcomes = await service.talk(CHAT, BRUNO, "pode confirmar o do mercado")
 
     assert outcomes[0] == Reply("Pronto, registrado.")
     edits = [o for o in outcomes if isinstance(o, Edit)]
@@ -982,7 +982,25 @@ async def test_confirmation_through_the_model_edits_the_posted_preview(
     # the model saw the earlier turn and who confirmed
     contents = model.requests[-2].contents
     assert "[Ana] acho que gastei 37,90 no mercado" in contents
-    assert contents[-1].endswith("\n\n[Bruno] pode confirmar")
+    assert contents[-1].endswith("\n\n[Bruno] pode confirmar o do mercado")
+
+
+async def test_a_plain_yes_to_the_one_preview_waiting_confirms_it_with_no_model_request(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel(call("recordSpend", spend_args()))
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+    [preview] = await service.talk(CHAT, ANA, "acho que gastei 37,90 no mercado")
+    assert isinstance(preview, Preview)
+    await service.preview_posted(CHAT, preview.operation_id, 77)
+    asked = len(model.requests)
+
+    outcomes = await service.talk(CHAT, BRUNO, "sim, pode lançar")
+
+    [edit] = outcomes
+    assert isinstance(edit, Edit) and edit.message_id == 77 and "Gasto registrado por Bruno" in edit.text
+    assert len(model.requests) == asked
+    assert await actual(storage, "Mercado") == Decimal("37.90")
 
 
 async def test_a_preview_made_by_the_model_is_confirmed_by_its_button(

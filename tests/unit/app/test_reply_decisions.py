@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.app.service import HouseholdService
-from bot.commands.replies import decision_of
 from bot.console.console import Console
+from domain.reading.replies import decision_of
 from tests.fakes.storage import InMemoryStorage
 
 

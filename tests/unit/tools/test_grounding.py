@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
+import pytest
+
 from domain.agent.chat import AgentChat
 from domain.budget import Budget
 from domain.goals import Goal
@@ -162,3 +164,17 @@ async def test_an_unknown_name_is_named_before_an_amount_nobody_wrote_is_asked_a
     reply = await agent.send("cria uma meta com o Xyz", sender="Ana")
 
     assert "Xyz" in (reply.tool_calls[0].error or "") and reply.receipts == []
+
+
+@pytest.mark.parametrize(("text", "model_said", "grounded_to"), [
+    ("cria a meta Carta de condução: 1.200 euros até 31/12, só eu", "31/12", "2026-12-31"),
+    ("€6000 pra Europa até 01/07/2027, meta dos dois", "2027-01-07", "2027-07-01"),
+    ("meta de 3 mil até 10/03", "2026-03-10", "2027-03-10"),  # a deadline lies ahead
+    ("meta de 5 mil até junho de 2028", "2028-06-30", "2028-06-30"),  # only a month: the model's day
+])
+def test_a_deadline_comes_from_the_day_the_member_wrote(text: str, model_said: str, grounded_to: str) -> None:
+    said = Said.of(text, date(2026, 10, 5), "BRL")
+
+    grounded = ground({"deadline": Ground.DEADLINE}, None, {"deadline": model_said}, said, writes=True)
+
+    assert grounded.arguments["deadline"] == grounded_to

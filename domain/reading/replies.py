@@ -1,0 +1,56 @@
+"""A member's yes or no to a preview, in words: the bot's confirmation by reply (contract §8: a
+member answers a preview with "confirma", "ok", 👍 or "cancela", "não", and the bot decides it
+exactly as the buttons would, with no model at all), and the agent's "pode confirmar" to the one
+preview waiting (domain/agent/chat.py)."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Final, Literal
+
+from domain.text import fold
+
+Decision = Literal["confirm", "cancel"]
+
+CONFIRM_WORDS: Final = frozenset({"confirma", "confirmar", "confirmado", "sim", "pode", "ok", "👍"})
+CANCEL_WORDS: Final = frozenset({"cancela", "cancelar", "nao"})
+# Skin tones and the emoji presentation selector: "👍🏽" and "👍️" are the same thumbs up.
+_EMOJI_MODIFIERS: Final = frozenset(chr(c) for c in range(0x1F3FB, 0x1F400)) | {"\ufe0f", "\ufe0e"}
+
+
+def decision_of(text: str | None) -> Decision | None:
+    """"confirm" or "cancel" when `text` says only that (case, accents and punctuation ignored)."""
+    if not text or len(text) > 40:
+        return None
+    kept = "".join(
+        c for c in fold(text)
+        if c not in _EMOJI_MODIFIERS and not unicodedata.category(c).startswith(("P", "Z"))
+    )
+    word = "".join(kept.split())
+    if word in CONFIRM_WORDS:
+        return "confirm"
+    if word in CANCEL_WORDS:
+        return "cancel"
+    return None
+
+
+# Words that may stand beside a "sim" or a "confirma" in a message that only agrees ("pode
+# confirmar", "sim, pode lançar", "confirma aí por favor"): nothing in them changes what is confirmed.
+_AGREEING: Final = frozenset({"pode", "sim", "confirma", "confirmar", "confirmo", "confirmado", "ok", "okay",
+                              "ai", "isso", "mesmo", "por", "favor", "pfv", "pf", "entao", "lancar", "lanca",
+                              "registrar", "registra", "gravar", "grava", "salvar", "salva", "certo", "beleza",
+                              "blz", "perfeito", "exato", "correto", "ta", "esta", "tudo", "👍"})
+_AGREEMENT_LIMIT: Final = 60
+
+
+def only_agrees(text: str | None) -> bool:
+    """Whether `text` says only yes to a preview: a confirmation word ("confirma", "sim", "pode",
+    "ok", 👍), with nothing beside it but words that change nothing ("pode confirmar", "sim, pode
+    lançar"). A number, a name or any other word means more than yes: not this."""
+    if decision_of(text) == "confirm":
+        return True
+    if not text or len(text) > _AGREEMENT_LIMIT:
+        return False
+    words = "".join(c if not unicodedata.category(c).startswith(("P", "Z")) else " "
+                    for c in fold(text) if c not in _EMOJI_MODIFIERS).split()
+    return bool(words) and set(words) <= _AGREEING and bool(set(words) & (CONFIRM_WORDS | {"confirmo"}))
