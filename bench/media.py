@@ -2,7 +2,7 @@
 SQLite (the same service code the bot runs, no Telegram), the peak RSS they add, and the image
 tokens of a photo's model request as litellm counts them for gpt-4o-mini.
 
-    .venv/bin/python bench/media.py [--lines 3000] [--json out.json]
+    .venv/bin/python bench/media.py [--lines 3000] [--format ofx|nubank-csv] [--json out.json]
 
 The RSS figure is the growth of the process's peak while the statement is previewed, confirmed
 and imported again (ofxtools imported before it). Goals: preview <= 2 s, confirmation <= 3 s, re-import finding 0 new <= 2 s, peak RSS growth
@@ -69,11 +69,33 @@ def statement_ofx(lines: int, seed: int = 15) -> bytes:
     return text.encode("latin-1")
 
 
+def statement_nubank_csv(lines: int, seed: int = 15) -> bytes:
+    """A Nubank card CSV (`date,title,amount`, UTF-8 with a BOM): 70% purchases naming an expense,
+    20% naming none, 10% payments or refunds (negative)."""
+    rng = random.Random(seed)
+    names = [alias or name for name, _, aliases, _ in EXPENSES for alias in [*aliases[:1], None]]
+    rows = ["date,title,amount"]
+    for index in range(lines):
+        day = date(2026, 6, 1) + timedelta(days=index % 30)
+        roll = rng.random()
+        if roll < 0.7:
+            title, amount = f"{rng.choice(names).title()} {index}", rng.randint(100, 50000)
+        elif roll < 0.9:
+            title, amount = f"Loja Qualquer {index}", rng.randint(100, 50000)
+        else:
+            title, amount = f"Pagamento recebido {index}", -rng.randint(100, 500000)
+        rows.append(f"{day.isoformat()},{title},{amount / 100:.2f}")
+    return ("\ufeff" + "\n".join(rows) + "\n").encode("utf-8")
+
+
+STATEMENTS = {"ofx": ("itau.ofx", statement_ofx), "nubank-csv": ("nubank.csv", statement_nubank_csv)}
+
+
 def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-async def statements(lines: int) -> dict[str, Any]:
+async def statements(lines: int, kind: str = "ofx") -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite+aiosqlite:///{folder}/bench.db"
         await asyncio.to_thread(upgrade, url)
@@ -95,12 +117,13 @@ async def statements(lines: int) -> dict[str, Any]:
         for name, expected, aliases, _ in EXPENSES:
             budget.register(name, Money.of(expected, "BRL"), aliases=aliases)
         await storage.budgets.save(budget)
-        data = statement_ofx(lines)
+        filename, make = STATEMENTS[kind]
+        data = make(lines)
 
         async def fetch() -> bytes:
             return data
 
-        incoming = Incoming(fetch, "itau.ofx", len(data))
+        incoming = Incoming(fetch, filename, len(data))
         rss_before = peak_rss_mb()
         started = time.perf_counter()
         [preview] = await media.statement(CHAT, ANA, incoming, "doc-1")
@@ -117,7 +140,7 @@ async def statements(lines: int) -> dict[str, Any]:
         assert isinstance(again, Reply) and "Nada novo" in again.text, again
         rss_growth = peak_rss_mb() - rss_before
         await database.dispose()
-    return {"lines": lines, "file_kb": round(len(data) / 1024), "imported": int(preview.text.split()[2]),
+    return {"format": kind, "lines": lines, "file_kb": round(len(data) / 1024), "imported": int(preview.text.split()[2]),
             "preview_s": round(preview_s, 3), "confirm_s": round(confirm_s, 3),
             "reimport_s": round(reimport_s, 3), "rss_growth_mb": round(rss_growth, 1)}
 
@@ -150,6 +173,8 @@ def photo_tokens() -> dict[str, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=3000)
+    parser.add_argument("--format", choices=sorted(STATEMENTS), default="ofx",
+                        help="the statement: an Itaú-like OFX, or a Nubank card CSV")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     # ofxtools' package import (its HTTP client and every OFX model) costs about a second once
@@ -158,7 +183,7 @@ def main() -> None:
     import ofxtools.Parser  # noqa: F401
 
     ofxtools_import_s = round(time.perf_counter() - started, 3)
-    result: dict[str, Any] = asyncio.run(statements(args.lines))
+    result: dict[str, Any] = asyncio.run(statements(args.lines, args.format))
     result["ofxtools_import_s"] = ofxtools_import_s
     result["first_preview_s"] = round(ofxtools_import_s + result["preview_s"], 3)
     tokens = photo_tokens()
@@ -170,7 +195,7 @@ def main() -> None:
     print(f"{'(first statement)':22} {result['first_preview_s']} s with the one-time ofxtools import "
           f"({result['ofxtools_import_s']} s)")
     print(f"{'(by size)':22} {tokens}")
-    print(f"{'(statement)':22} {result['lines']} lines, {result['file_kb']} KB, {result['imported']} imported")
+    print(f"{'(statement)':22} {result['format']}, {result['lines']} lines, {result['file_kb']} KB, {result['imported']} imported")
     if args.json:
         args.json.write_text(json.dumps({"goals": GOALS, **result}, indent=2, ensure_ascii=False))
 
