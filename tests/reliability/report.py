@@ -40,6 +40,14 @@ CASES = {
     27: "/apagar racing a confirmation on another worker",
     28: "↩️ Desfazer and its undo pressed twice, on several workers, and redelivered",
     29: "50 spends (26 paid by Ana, 24 by Bruno) and 10 acertos confirmed at once from 2 workers",
+    30: "a statement imported, undone, and the same file sent again twice",
+    31: "a stranger reads /resumo, /extrato, /metas, /saldo, /divisao, /exportar and /grafico",
+    32: "a CSV with a 200 kB field, and a UTF-16 file, a ZIP and a PNG named .ofx",
+    33: "a forged 7,700 x 7,700 photo",
+    34: "voice notes of 0 bytes, of a negative duration, and of bytes that are no audio",
+    35: "↩️ Desfazer on a confirmed /entrar, and operation ids in what people read",
+    36: "/apagar after a supergroup migration",
+    37: "a 60 MB chunked body with the right secret",
 }
 
 
