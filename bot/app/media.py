@@ -24,6 +24,7 @@ from domain.agent.model import LanguageModel, ModelFailure
 from domain.agent.statement_suggestions import suggest_expenses
 from domain.statements import (
     MAX_STATEMENT_BYTES,
+    NotAStatement,
     PlannedLine,
     StatementError,
     StatementLine,
@@ -148,6 +149,8 @@ class MediaService:
                                      "Nada foi importado.")
             arguments = {**await self._import_arguments(context, incoming.name, statement.lines),
                          "paidBy": member.name}  # who sent the file paid its lines
+        except NotAStatement as error:
+            return [Reply(media_texts.not_a_statement_text(error.found, incoming.name, error.line))]
         except StatementError as error:
             return [Reply(media_texts.statement_unreadable_text(str(error)))]
         if not arguments["lines"]:

@@ -6,33 +6,100 @@ against the fake Telegram (and the fake model where one is asked), on SQLite and
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
+from PIL import Image
 
 from bot.telegram.webhook import MAX_BODY_BYTES, create_app
+from bot.texts.messages import GENERIC_ERROR
 from tests.e2e.harness import (
     ANA,
     SECRET,
     SECRET_HEADER,
     WEBHOOK_PATH,
+    Group,
     bot_config,
     explicit_settings,
     fixed_clock,
     next_update_id,
+    previews_in,
 )
-from tests.fakes.telegram_api import FakeTelegramAPI, message_update
-from tests.reliability.conftest import backend_name
+from tests.fakes.telegram_api import FakeTelegramAPI, media_update, message_update
+from tests.reliability.conftest import Bots, backend_name, couple_with_groceries
 from tests.reliability.report import Figures
 from tests.reliability.support import inbox_at, sync
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
+FILES_CHAT = -1027000000002
 BODY_CHAT = -1027000000008
 CHUNK = 64 * 1024
 HUGE_BODY = 60 * 1024 * 1024
+
+
+SAMPLES = Path(__file__).parents[2] / "samples" / "statements"
+
+
+def send_media(casa: Group, content: dict[str, Any], replies: int = 1) -> list[str]:
+    """Ana sends a voice note, photo or document; the bot's `replies` texts."""
+    since = casa.mark()
+    update = media_update(next_update_id(), casa.chat_id, ANA.user_id, ANA.first_name, content,
+                          chat_type="supergroup", chat_title=casa.title)
+    assert casa.post(update).status_code == 200
+    return [str(call.params["text"]) for call in casa.wait_sent(count=replies, since=since)]
+
+
+def send_document(tg: FakeTelegramAPI, casa: Group, name: str, data: bytes) -> str:
+    document = tg.add_file(data, f"documents/{next_update_id()}_{name}")
+    [said] = send_media(casa, {"document": {**document, "file_name": name}})
+    return said
+
+
+# --------------------------------------------------------------------------- 32: files that are no statement
+
+
+def _zipped_statement() -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("itau_june.ofx", (SAMPLES / "itau_june.ofx").read_bytes())
+    return out.getvalue()
+
+
+def _png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), (10, 20, 30)).save(out, "PNG")
+    return out.getvalue()
+
+
+def test_files_that_are_no_statement_are_refused_saying_what_each_is(
+        tg: FakeTelegramAPI, bots: Bots, figures: Figures) -> None:
+    casa = couple_with_groceries(tg, bots.start(), FILES_CHAT)
+    files = {  # what is sent, and what the answer must name
+        "a 200 kB CSV field": ("nubank.csv", ("date,title,amount\n2026-06-03," + "x" * 200_000 + ",5.00\n").encode(),
+                               "mais de 128 KB"),
+        "UTF-16": ("extrato.ofx", (SAMPLES / "itau_june.ofx").read_bytes().decode("latin-1").encode("utf-16"),
+                   "UTF-16"),
+        "a ZIP": ("extrato.ofx", _zipped_statement(), "ZIP"),
+        "a PNG": ("extrato.ofx", _png(), "PNG"),
+    }
+    since = casa.mark()
+    answers = {what: send_document(tg, casa, name, data) for what, (name, data, _) in files.items()}
+    named = [what for what, (_, _, said) in files.items() if said in answers[what]]
+    misleading = [what for what, answer in answers.items()
+                  if answer == GENERIC_ERROR or "incompleto" in answer]
+    previews = len(previews_in(tg.calls[since:], FILES_CHAT))
+    held = figures.add(
+        32, bots.backend, attempts=len(files),
+        expected=f"{len(files)} answers naming what was found, 0 misleading, 0 previews",
+        seen=f"{len(named)} answers naming what was found, {len(misleading)} misleading, {previews} previews")
+    assert held, answers
 
 
 # --------------------------------------------------------------------------- 37: a huge chunked body

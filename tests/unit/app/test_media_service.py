@@ -7,6 +7,7 @@ import base64
 import io
 import itertools
 import json
+import zipfile
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -255,6 +256,40 @@ async def test_an_awkward_statement_gets_a_pt_br_answer_and_proposes_nothing(
     media = await household(storage, None)
     [reply] = await media.statement(CHAT, ANA, Downloads((SAMPLES / sample).read_bytes()).incoming(sample), "doc-1")
     assert isinstance(reply, Reply) and reply.text.startswith("🏦 ")
+    assert storage.logs.get(f"chat:{CHAT}") is None or await storage.logs[f"chat:{CHAT}"].get("doc-1") is None
+
+
+def zipped_statement() -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("itau_june.ofx", (SAMPLES / "itau_june.ofx").read_bytes())
+    return out.getvalue()
+
+
+def png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (40, 30), (10, 20, 30)).save(out, "PNG")
+    return out.getvalue()
+
+
+NOT_STATEMENTS = {
+    "a 200 kB field": ("nubank.csv", ("date,title,amount\n2026-06-03," + "x" * 200_000 + ",5.00\n").encode(),
+                       "mais de 128 KB"),
+    "UTF-16": ("extrato.ofx", (SAMPLES / "itau_june.ofx").read_bytes().decode("latin-1").encode("utf-16"),
+               "UTF-16"),
+    "a ZIP": ("extrato.ofx", zipped_statement(), "compactado (ZIP"),
+    "a PNG": ("extrato.ofx", png(), "imagem PNG"),
+}
+
+
+@pytest.mark.parametrize("what", list(NOT_STATEMENTS))
+async def test_a_file_that_is_no_statement_is_answered_with_what_it_is_and_proposes_nothing(
+        storage: InMemoryStorage, what: str) -> None:
+    name, data, said = NOT_STATEMENTS[what]
+    media = await household(storage, None)
+    [reply] = await media.statement(CHAT, ANA, Downloads(data).incoming(name), "doc-1")
+    assert isinstance(reply, Reply) and reply.text.startswith("🏦 ") and said in reply.text, reply
+    assert "incompleto" not in reply.text and "Algo deu errado" not in reply.text
     assert storage.logs.get(f"chat:{CHAT}") is None or await storage.logs[f"chat:{CHAT}"].get("doc-1") is None
 
 
