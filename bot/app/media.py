@@ -32,6 +32,7 @@ from domain.statements import (
     plan_import,
 )
 from domain.tools.statements import ImportStatementTool
+from infra.audio import audio_container
 from infra.images import UnreadableImage, data_uri, prepare_image
 from infra.statements import parse_statement
 
@@ -76,13 +77,21 @@ class MediaService:
         if self.household.model is None or self.transcriber is None:
             return [Reply(guide.no_model_text())]
         # Checked from the update, before anything is downloaded.
+        if duration is not None and duration < 0:
+            return [Reply(media_texts.bad_duration_text(duration))]
         if (duration or 0) > MAX_AUDIO_SECONDS or (incoming.size or 0) > MAX_FILE_BYTES:
             return [Reply(media_texts.audio_too_long_text(MAX_AUDIO_SECONDS // 60, MAX_FILE_BYTES // MEGABYTE))]
         audio = await self._download(incoming)
         if audio is None:
             return [Reply(media_texts.download_failed_text())]
+        # Then from the bytes themselves, before the provider is paid to find out.
+        if not audio:
+            return [Reply(media_texts.empty_audio_text())]
         if len(audio) > MAX_FILE_BYTES:
             return [Reply(media_texts.audio_too_long_text(MAX_AUDIO_SECONDS // 60, MAX_FILE_BYTES // MEGABYTE))]
+        if audio_container(audio) is None:
+            log.info("refused a voice note that is no known audio in chat %s", chat_id)
+            return [Reply(media_texts.not_audio_text())]
         try:
             transcript = (await self.transcriber.transcribe(audio, incoming.name)).strip()
         except ModelFailure as failure:

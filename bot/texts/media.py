@@ -26,6 +26,20 @@ def audio_too_long_text(max_minutes: int, max_megabytes: int) -> str:
             "não consigo ouvi-lo. Mande um áudio mais curto ou escreva o pedido.")
 
 
+def empty_audio_text() -> str:
+    return "🎤 Esse áudio chegou vazio (0 bytes). Nada foi registrado; grave de novo ou escreva o pedido."
+
+
+def bad_duration_text(seconds: int) -> str:
+    return (f"🎤 Esse áudio diz durar {seconds} s, o que não existe. Nada foi registrado; "
+            "grave de novo ou escreva o pedido.")
+
+
+def not_audio_text() -> str:
+    return ("🎤 Esse arquivo não é um áudio que eu reconheça (leio OGG/Opus, MP3, M4A, WAV, WebM e FLAC). "
+            "Nada foi registrado; grave de novo ou escreva o pedido.")
+
+
 def transcription_failed_text() -> str:
     return ("🎤 Não consegui transcrever o áudio agora. Nada foi registrado; "
             "tente mandar de novo ou escreva o pedido.")

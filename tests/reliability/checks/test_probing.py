@@ -18,6 +18,7 @@ import pytest
 from PIL import Image
 
 from bot.telegram.webhook import MAX_BODY_BYTES, create_app
+from bot.texts import media as media_texts
 from bot.texts.messages import GENERIC_ERROR
 from tests.e2e.harness import (
     ANA,
@@ -31,6 +32,7 @@ from tests.e2e.harness import (
     next_update_id,
     previews_in,
 )
+from tests.fakes.llm_server import FakeLLMServer, text
 from tests.fakes.telegram_api import FakeTelegramAPI, media_update, message_update
 from tests.reliability.conftest import Bots, backend_name, couple_with_groceries
 from tests.reliability.report import Figures
@@ -39,6 +41,7 @@ from tests.reliability.support import inbox_at, sync
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
 FILES_CHAT = -1027000000002
+VOICE_CHAT = -1027000000004
 BODY_CHAT = -1027000000008
 CHUNK = 64 * 1024
 HUGE_BODY = 60 * 1024 * 1024
@@ -99,6 +102,36 @@ def test_files_that_are_no_statement_are_refused_saying_what_each_is(
         32, bots.backend, attempts=len(files),
         expected=f"{len(files)} answers naming what was found, 0 misleading, 0 previews",
         seen=f"{len(named)} answers naming what was found, {len(misleading)} misleading, {previews} previews")
+    assert held, answers
+
+
+# --------------------------------------------------------------------------- 34: voice notes that are no audio
+
+
+def test_voice_notes_that_are_no_audio_are_refused_before_the_transcription_provider(
+        tg: FakeTelegramAPI, llm: FakeLLMServer, bots: Bots, figures: Figures) -> None:
+    casa = couple_with_groceries(tg, bots.start(llm), VOICE_CHAT)
+    notes = {  # bytes, duration, what the member must read
+        "0 bytes": (b"", 3, media_texts.empty_audio_text()),
+        "a negative duration": (b"OggS\x00\x02" + bytes(40), -5, media_texts.bad_duration_text(-5)),
+        "bytes that are no audio": (b"<!DOCTYPE html><html>oi</html>", 3, media_texts.not_audio_text()),
+    }
+    answers = {}
+    for what, (data, seconds, _) in notes.items():
+        voice = tg.add_file(data, f"voice/{next_update_id()}.oga")
+        [answers[what]] = send_media(casa, {"voice": {**voice, "duration": seconds, "mime_type": "audio/ogg"}})
+    refused = [what for what, (_, _, said) in notes.items() if answers[what] == said]
+    asked_before = len(llm.audio)
+    # A real voice note afterwards still reaches the provider: the count above can move.
+    llm.transcripts.append("oi, tudo bem?")
+    llm.script([text("Oi!")])
+    voice = tg.add_file(b"OggS\x00\x02" + bytes(40), f"voice/{next_update_id()}.oga")
+    send_media(casa, {"voice": {**voice, "duration": 2, "mime_type": "audio/ogg"}}, replies=2)
+    held = figures.add(
+        34, bots.backend, attempts=len(notes) + 1,
+        expected=f"{len(notes)} refused in pt-BR, 0 transcription requests; then a real note, 1 request",
+        seen=f"{len(refused)} refused in pt-BR, {asked_before} transcription requests; then a real note, "
+             f"{len(llm.audio) - asked_before} request")
     assert held, answers
 
 

@@ -141,10 +141,13 @@ async def test_audio_over_five_minutes_or_20_mb_is_refused_before_any_download(s
     assert downloads.count == 0
 
 
+OGG = b"OggS\x00\x02" + bytes(20)  # the start of an OGG page: what a voice note begins with
+
+
 async def test_a_failed_transcription_is_a_pt_br_reply_and_nothing_is_proposed(storage: InMemoryStorage) -> None:
     model = ScriptedModel()
     media = await household(storage, model, FakeTranscriber(failure=ModelFailure(FailureKind.TIMEOUT)))
-    outcomes = await media.voice(CHAT, ANA, Downloads(b"x").incoming("voice.ogg"), duration=3)
+    outcomes = await media.voice(CHAT, ANA, Downloads(OGG).incoming("voice.ogg"), duration=3)
     assert outcomes == [Reply(media_texts.transcription_failed_text())]
     assert model.requests == []
 
@@ -152,8 +155,37 @@ async def test_a_failed_transcription_is_a_pt_br_reply_and_nothing_is_proposed(s
 async def test_a_silent_voice_note_is_answered_without_the_model(storage: InMemoryStorage) -> None:
     model = ScriptedModel()
     media = await household(storage, model, FakeTranscriber("  "))
-    assert await media.voice(CHAT, ANA, Downloads(b"x").incoming("voice.ogg"), 2) == [
+    assert await media.voice(CHAT, ANA, Downloads(OGG).incoming("voice.ogg"), 2) == [
         Reply(media_texts.empty_transcript_text())]
+
+
+NOT_AUDIO = {
+    "0 bytes": (b"", 3, media_texts.empty_audio_text()),
+    "a negative duration": (OGG, -5, media_texts.bad_duration_text(-5)),
+    "an HTML page": (b"<!DOCTYPE html><html><body>oi</body></html>", 3, media_texts.not_audio_text()),
+    "a JPEG": (b"\xff\xd8\xff\xe0\x00\x10JFIF", 3, media_texts.not_audio_text()),
+}
+
+
+@pytest.mark.parametrize("what", list(NOT_AUDIO))
+async def test_a_voice_note_that_is_no_audio_is_answered_and_never_reaches_the_provider(
+        storage: InMemoryStorage, what: str) -> None:
+    data, seconds, said = NOT_AUDIO[what]
+    heard = FakeTranscriber("gastei 10 no mercado")
+    media = await household(storage, ScriptedModel(), heard)
+    assert await media.voice(CHAT, ANA, Downloads(data).incoming("voice.ogg", size=len(data)), seconds) == [Reply(said)]
+    assert heard.heard == []
+
+
+@pytest.mark.parametrize("data", [
+    OGG, b"ID3\x04\x00" + bytes(10), b"\xff\xfb\x90\x64" + bytes(10), b"\x00\x00\x00\x20ftypM4A " + bytes(8),
+    b"RIFF\x24\x00\x00\x00WAVEfmt " + bytes(8), b"\x1a\x45\xdf\xa3" + bytes(10), b"fLaC" + bytes(10),
+], ids=["ogg", "mp3-id3", "mp3-frame", "m4a", "wav", "webm", "flac"])
+async def test_each_known_audio_container_is_transcribed(storage: InMemoryStorage, data: bytes) -> None:
+    heard = FakeTranscriber("  ")
+    media = await household(storage, ScriptedModel(), heard)
+    await media.voice(CHAT, ANA, Downloads(data).incoming("audio"), 3)
+    assert heard.heard == [(data, "audio")]
 
 
 async def test_a_voice_note_from_a_stranger_is_neither_downloaded_nor_transcribed(storage: InMemoryStorage) -> None:
