@@ -33,7 +33,7 @@ from domain.statements import (
 )
 from domain.tools.statements import ImportStatementTool
 from infra.audio import audio_container
-from infra.images import UnreadableImage, data_uri, prepare_image
+from infra.images import MAX_INPUT_SIDE, ImageTooLarge, UnreadableImage, data_uri, prepare_image
 from infra.statements import parse_statement
 
 log = logging.getLogger(__name__)
@@ -121,6 +121,9 @@ class MediaService:
             return [Reply(media_texts.download_failed_text())]
         try:
             jpeg = await asyncio.to_thread(prepare_image, data)
+        except ImageTooLarge as error:
+            log.info("refused a photo larger than Telegram sends in chat %s: %s", chat_id, error)
+            return [Reply(media_texts.image_too_large_text(MAX_INPUT_SIDE))]
         except UnreadableImage as error:
             log.info("unreadable photo in chat %s: %s", chat_id, error)
             return [Reply(media_texts.unreadable_image_text())]

@@ -66,6 +66,12 @@ def unreadable_image_text() -> str:
     return "📷 Não consegui abrir essa imagem. Nada foi registrado; mande outra foto ou escreva o gasto."
 
 
+def image_too_large_text(max_side: int) -> str:
+    side = f"{max_side:,}".replace(",", ".")
+    return (f"📷 Essa imagem é maior que as fotos do Telegram (até {side} px de lado), então não a abro. "
+            "Nada foi registrado; mande uma foto da câmera ou escreva o gasto.")
+
+
 def statement_unreadable_text(reason: str) -> str:
     return f"🏦 {reason}"
 

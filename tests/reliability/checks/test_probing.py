@@ -20,6 +20,7 @@ from PIL import Image
 from bot.telegram.webhook import MAX_BODY_BYTES, create_app
 from bot.texts import media as media_texts
 from bot.texts.messages import GENERIC_ERROR
+from infra.images import MAX_INPUT_SIDE
 from tests.e2e.harness import (
     ANA,
     SECRET,
@@ -33,14 +34,17 @@ from tests.e2e.harness import (
     previews_in,
 )
 from tests.fakes.llm_server import FakeLLMServer, text
+from tests.fakes.pictures import solid_png
 from tests.fakes.telegram_api import FakeTelegramAPI, media_update, message_update
 from tests.reliability.conftest import Bots, backend_name, couple_with_groceries
 from tests.reliability.report import Figures
 from tests.reliability.support import inbox_at, sync
+from tests.unit.test_images import peak_growth_mb
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
 FILES_CHAT = -1027000000002
+PHOTO_CHAT = -1027000000003
 VOICE_CHAT = -1027000000004
 BODY_CHAT = -1027000000008
 CHUNK = 64 * 1024
@@ -103,6 +107,32 @@ def test_files_that_are_no_statement_are_refused_saying_what_each_is(
         expected=f"{len(files)} answers naming what was found, 0 misleading, 0 previews",
         seen=f"{len(named)} answers naming what was found, {len(misleading)} misleading, {previews} previews")
     assert held, answers
+
+
+# --------------------------------------------------------------------------- 33: a forged photo
+
+
+def test_a_forged_photo_larger_than_telegram_sends_is_refused_and_the_largest_accepted_stays_small(
+        tg: FakeTelegramAPI, llm: FakeLLMServer, bots: Bots, figures: Figures, tmp_path: Path) -> None:
+    casa = couple_with_groceries(tg, bots.start(llm), PHOTO_CHAT)
+    forged = solid_png(7700, 7700)
+    photo = tg.add_file(forged, f"photos/{next_update_id()}.jpg")
+    [answer] = send_media(casa, {"photo": [{**photo, "width": 7700, "height": 7700}]})
+    refused = answer == media_texts.image_too_large_text(MAX_INPUT_SIDE)
+    asked = len(llm.requests)
+    largest = solid_png(MAX_INPUT_SIDE, MAX_INPUT_SIDE)
+    llm.script([text("Não vi nenhum gasto nessa foto.")])
+    photo = tg.add_file(largest, f"photos/{next_update_id()}.jpg")
+    send_media(casa, {"photo": [{**photo, "width": MAX_INPUT_SIDE, "height": MAX_INPUT_SIDE}]})
+    # What preparing each takes, in a fresh interpreter (tests/unit/test_images.py).
+    forged_mb, largest_mb = peak_growth_mb(forged, tmp_path), peak_growth_mb(largest, tmp_path)
+    held = figures.add(
+        33, bots.backend, attempts=2,
+        expected="7,700 px refused, 0 model requests; 2,560 px read, 1 request; peak RSS <= 64 MB each",
+        seen=f"7,700 px {'refused' if refused else 'not refused'}, {asked} model requests; 2,560 px read, "
+             f"{len(llm.requests) - asked} request; peak RSS +{forged_mb:.0f} / +{largest_mb:.0f} MB",
+        held=refused and asked == 0 and len(llm.requests) - asked == 1 and max(forged_mb, largest_mb) <= 64)
+    assert held, answer
 
 
 # --------------------------------------------------------------------------- 34: voice notes that are no audio

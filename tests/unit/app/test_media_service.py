@@ -22,6 +22,7 @@ from bot.texts import messages
 from domain.agent.chat import AgentChat
 from domain.agent.model import FailureKind, ModelFailure
 from domain.money import Money, Period
+from tests.fakes.pictures import solid_png
 from tests.fakes.posting import PostingService
 from tests.fakes.scripted_model import ScriptedModel, call, say
 from tests.fakes.storage import InMemoryStorage
@@ -203,7 +204,7 @@ async def test_a_photo_goes_to_the_model_scaled_down_as_an_image_part_and_the_hi
         storage: InMemoryStorage) -> None:
     model = ScriptedModel(call("recordSpend", spend("412.30", "Mercado")), say("Confirma?"))
     media = await household(storage, model)
-    outcomes = await media.photo(CHAT, ANA, Downloads(jpeg(4000, 3000)).incoming("photo.jpg"), "mercado de ontem")
+    outcomes = await media.photo(CHAT, ANA, Downloads(jpeg(2560, 1920)).incoming("photo.jpg"), "mercado de ontem")
     assert isinstance(outcomes[-1], Preview)
     content = model.requests[0].messages[-1]["content"]
     assert content[0]["type"] == "text" and content[0]["text"].endswith("\n\n[Ana] 📷 (foto) mercado de ontem")
@@ -229,6 +230,16 @@ async def test_a_model_without_vision_gets_a_clear_reply_and_no_download(storage
     [reply] = await media.photo(CHAT, ANA, downloads.incoming("photo.jpg"), None)
     assert reply == Reply(media_texts.no_vision_text("openai/gpt-3.5-turbo"))
     assert downloads.count == 0
+
+
+async def test_a_forged_photo_larger_than_telegram_sends_is_answered_without_the_model(
+        storage: InMemoryStorage) -> None:
+    model = ScriptedModel()
+    media = await household(storage, model)
+    forged = solid_png(7700, 7700)  # 187 kB on the wire, 178 MB decoded
+    assert await media.photo(CHAT, ANA, Downloads(forged).incoming("photo.jpg"), None) == [
+        Reply(media_texts.image_too_large_text(2560))]
+    assert model.requests == []
 
 
 async def test_something_that_is_not_an_image_is_answered_without_the_model(storage: InMemoryStorage) -> None:
