@@ -16,6 +16,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from enum import Enum
 from typing import Protocol
 
 from domain.budget import Budget, RecurringExpense
@@ -34,6 +35,30 @@ class StatementError(DomainError):
 
 class NothingToImport(StatementError):
     pass
+
+
+class FileKind(Enum):
+    """What a file sent as a statement turned out to be instead."""
+
+    ZIP = "ZIP"  # a .zip, or a spreadsheet (.xlsx, .ods): they are ZIPs too
+    GZIP = "GZIP"
+    PDF = "PDF"
+    PNG = "PNG"
+    JPEG = "JPEG"
+    UTF16 = "UTF-16"
+    UTF32 = "UTF-32"
+    OVERSIZED_FIELD = "campo de mais de 128 KB"  # no bank writes a cell that long
+
+
+class NotAStatement(StatementError):
+    """A file no statement reader can take, and what it was found to be (`found`; `line`, the
+    CSV line, for an oversized field). The person reads it in bot/texts/media.py."""
+
+    def __init__(self, found: FileKind, *, line: int | None = None) -> None:
+        where = f" (linha {line})" if line is not None else ""
+        super().__init__(f"O arquivo não é um extrato: {found.value}{where}.")
+        self.found = found
+        self.line = line
 
 
 class AlreadyImported(StatementError):

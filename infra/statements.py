@@ -22,7 +22,14 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from domain.statements import MAX_STATEMENT_BYTES, MAX_STATEMENT_LINES, StatementError, StatementLine
+from domain.statements import (
+    MAX_STATEMENT_BYTES,
+    MAX_STATEMENT_LINES,
+    FileKind,
+    NotAStatement,
+    StatementError,
+    StatementLine,
+)
 from domain.text import fold
 
 SUPPORTED = (".ofx", ".csv")
@@ -50,6 +57,9 @@ def parse_statement(filename: str, data: bytes) -> Statement:
     """The statement's lines in the file's order, or StatementError."""
     if len(data) > MAX_STATEMENT_BYTES:
         raise StatementError(too_big_message())
+    found = what_it_is(data)
+    if found is not None:
+        raise NotAStatement(found)
     text = _decode(data)
     if not text.strip():
         raise StatementError("O arquivo está vazio: não há lançamentos para importar.")
@@ -67,6 +77,28 @@ def parse_statement(filename: str, data: bytes) -> Statement:
             f"O extrato tem {len(statement.lines)} lançamentos; o limite é {MAX_STATEMENT_LINES}. "
             "Exporte um período menor.")
     return statement
+
+
+# Magic numbers of what people send instead of a statement (a ZIP also covers .xlsx and .ods).
+_MAGIC: tuple[tuple[bytes, FileKind], ...] = (
+    (b"PK\x03\x04", FileKind.ZIP), (b"PK\x05\x06", FileKind.ZIP), (b"\x1f\x8b", FileKind.GZIP),
+    (b"%PDF-", FileKind.PDF), (b"\x89PNG\r\n\x1a\n", FileKind.PNG), (b"\xff\xd8\xff", FileKind.JPEG),
+    (b"\xff\xfe\x00\x00", FileKind.UTF32), (b"\x00\x00\xfe\xff", FileKind.UTF32),
+    (b"\xff\xfe", FileKind.UTF16), (b"\xfe\xff", FileKind.UTF16),
+)
+
+
+def what_it_is(data: bytes) -> FileKind | None:
+    """What the bytes are when they are certainly no OFX or CSV text: a known file's magic
+    number, a UTF-16 or UTF-32 byte-order mark, or UTF-16 without one (every other byte of a
+    text's ASCII is then NUL). None: text, for the readers to try."""
+    for magic, kind in _MAGIC:
+        if data.startswith(magic):
+            return kind
+    head = data[:64]
+    if len(head) >= 8 and (head[1::2].count(0) >= len(head) // 2 - 1 or head[0::2].count(0) >= len(head) // 2 - 1):
+        return FileKind.UTF16
+    return None
 
 
 def _decode(data: bytes) -> str:
@@ -134,7 +166,16 @@ def _ofx_date(value: str) -> date | None:
 
 
 def _parse_csv(text: str) -> list[StatementLine]:
-    rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = [row for row in reader if any(cell.strip() for cell in row)]
+    except csv.Error as error:
+        # The csv module's limit (128 KB a field) is process-wide, so it is kept, not raised: no
+        # bank writes a cell that long.
+        if "field larger than field limit" in str(error):
+            raise NotAStatement(FileKind.OVERSIZED_FIELD, line=reader.line_num) from None
+        raise StatementError(f"Não consegui ler a linha {reader.line_num} deste CSV. "
+                             "Nada foi importado; confira o arquivo.") from None
     if not rows:
         return []
     header = tuple(fold(cell) for cell in rows[0])

@@ -24,6 +24,7 @@ from domain.agent.model import LanguageModel, ModelFailure
 from domain.agent.statement_suggestions import suggest_expenses
 from domain.statements import (
     MAX_STATEMENT_BYTES,
+    NotAStatement,
     PlannedLine,
     StatementError,
     StatementLine,
@@ -31,7 +32,8 @@ from domain.statements import (
     plan_import,
 )
 from domain.tools.statements import ImportStatementTool
-from infra.images import UnreadableImage, data_uri, prepare_image
+from infra.audio import audio_container
+from infra.images import MAX_INPUT_SIDE, ImageTooLarge, UnreadableImage, data_uri, prepare_image
 from infra.statements import parse_statement
 
 log = logging.getLogger(__name__)
@@ -75,13 +77,21 @@ class MediaService:
         if self.household.model is None or self.transcriber is None:
             return [Reply(guide.no_model_text())]
         # Checked from the update, before anything is downloaded.
+        if duration is not None and duration < 0:
+            return [Reply(media_texts.bad_duration_text(duration))]
         if (duration or 0) > MAX_AUDIO_SECONDS or (incoming.size or 0) > MAX_FILE_BYTES:
             return [Reply(media_texts.audio_too_long_text(MAX_AUDIO_SECONDS // 60, MAX_FILE_BYTES // MEGABYTE))]
         audio = await self._download(incoming)
         if audio is None:
             return [Reply(media_texts.download_failed_text())]
+        # Then from the bytes themselves, before the provider is paid to find out.
+        if not audio:
+            return [Reply(media_texts.empty_audio_text())]
         if len(audio) > MAX_FILE_BYTES:
             return [Reply(media_texts.audio_too_long_text(MAX_AUDIO_SECONDS // 60, MAX_FILE_BYTES // MEGABYTE))]
+        if audio_container(audio) is None:
+            log.info("refused a voice note that is no known audio in chat %s", chat_id)
+            return [Reply(media_texts.not_audio_text())]
         try:
             transcript = (await self.transcriber.transcribe(audio, incoming.name)).strip()
         except ModelFailure as failure:
@@ -111,6 +121,9 @@ class MediaService:
             return [Reply(media_texts.download_failed_text())]
         try:
             jpeg = await asyncio.to_thread(prepare_image, data)
+        except ImageTooLarge as error:
+            log.info("refused a photo larger than Telegram sends in chat %s: %s", chat_id, error)
+            return [Reply(media_texts.image_too_large_text(MAX_INPUT_SIDE))]
         except UnreadableImage as error:
             log.info("unreadable photo in chat %s: %s", chat_id, error)
             return [Reply(media_texts.unreadable_image_text())]
@@ -148,6 +161,8 @@ class MediaService:
                                      "Nada foi importado.")
             arguments = {**await self._import_arguments(context, incoming.name, statement.lines),
                          "paidBy": member.name}  # who sent the file paid its lines
+        except NotAStatement as error:
+            return [Reply(media_texts.not_a_statement_text(error.found, incoming.name, error.line))]
         except StatementError as error:
             return [Reply(media_texts.statement_unreadable_text(str(error)))]
         if not arguments["lines"]:

@@ -61,6 +61,21 @@ MAX_BODY_BYTES = 1_000_000  # Telegram's updates are a few kB; a 5 MB text is no
 MAX_UPDATE_ID = 2**63 - 1  # the inbox's BIGINT key; Telegram's ids are far below it
 
 
+async def read_bounded(request: Request, limit: int) -> bytes | None:
+    """The request's body, or None once it is past `limit` bytes: a declared Content-Length over
+    it is refused before any byte is read, and a chunked body is read chunk by chunk and left
+    as soon as it passes the limit (at most `limit` + one chunk is ever held)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return bytes(body)
+
+
 def readable_update(body: bytes, app: Application) -> dict[str, Any] | None:
     """The update as a JSON object the inbox can store and PTB can read, or None (a 400).
 
@@ -171,8 +186,8 @@ def create_app(settings: Settings, **overrides: Any) -> Starlette:
         if not hmac.compare_digest(given, secret):
             log.warning("refused a webhook request with a wrong or missing secret")
             return PlainTextResponse("forbidden", status_code=403)
-        body = await request.body()
-        if len(body) > MAX_BODY_BYTES:
+        body = await read_bounded(request, MAX_BODY_BYTES)
+        if body is None:
             return PlainTextResponse("update too large", status_code=413)
         payload = readable_update(body, ptb)
         if payload is None:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot.texts.format import clip
+from domain.statements import FileKind
 
 SHOWN_ASIDE_LINES: Final = 8  # statement lines listed in a message; the rest counted
 
@@ -23,6 +24,20 @@ def transcript_text(transcript: str) -> str:
 def audio_too_long_text(max_minutes: int, max_megabytes: int) -> str:
     return (f"🎤 Esse áudio passa do limite ({max_minutes} minutos ou {max_megabytes} MB); "
             "não consigo ouvi-lo. Mande um áudio mais curto ou escreva o pedido.")
+
+
+def empty_audio_text() -> str:
+    return "🎤 Esse áudio chegou vazio (0 bytes). Nada foi registrado; grave de novo ou escreva o pedido."
+
+
+def bad_duration_text(seconds: int) -> str:
+    return (f"🎤 Esse áudio diz durar {seconds} s, o que não existe. Nada foi registrado; "
+            "grave de novo ou escreva o pedido.")
+
+
+def not_audio_text() -> str:
+    return ("🎤 Esse arquivo não é um áudio que eu reconheça (leio OGG/Opus, MP3, M4A, WAV, WebM e FLAC). "
+            "Nada foi registrado; grave de novo ou escreva o pedido.")
 
 
 def transcription_failed_text() -> str:
@@ -51,8 +66,42 @@ def unreadable_image_text() -> str:
     return "📷 Não consegui abrir essa imagem. Nada foi registrado; mande outra foto ou escreva o gasto."
 
 
+def image_too_large_text(max_side: int) -> str:
+    side = f"{max_side:,}".replace(",", ".")
+    return (f"📷 Essa imagem é maior que as fotos do Telegram (até {side} px de lado), então não a abro. "
+            "Nada foi registrado; mande uma foto da câmera ou escreva o gasto.")
+
+
 def statement_unreadable_text(reason: str) -> str:
     return f"🏦 {reason}"
+
+
+_FOUND: Final = {
+    FileKind.ZIP: ("é um arquivo compactado (ZIP, como um .zip ou uma planilha .xlsx), não um extrato",
+                   "se o extrato está dentro dele, descompacte e mande o .ofx ou .csv de dentro"),
+    FileKind.GZIP: ("é um arquivo compactado (GZIP), não um extrato",
+                    "descompacte e mande o .ofx ou .csv de dentro"),
+    FileKind.PDF: ("é um PDF, não um extrato .ofx ou .csv",
+                   "no app ou no site do banco, exporte o extrato em OFX (ou o CSV do Nubank)"),
+    FileKind.PNG: ("é uma imagem PNG, não um extrato",
+                   "para um comprovante, mande a imagem como foto; para importar, baixe o .ofx ou .csv no banco"),
+    FileKind.JPEG: ("é uma imagem JPEG, não um extrato",
+                    "para um comprovante, mande a imagem como foto; para importar, baixe o .ofx ou .csv no banco"),
+    FileKind.UTF16: ("está em UTF-16, e eu leio extratos em UTF-8 ou Latin-1, como os bancos os exportam",
+                     "baixe o extrato de novo no banco, ou salve-o como UTF-8"),
+    FileKind.UTF32: ("está em UTF-32, e eu leio extratos em UTF-8 ou Latin-1, como os bancos os exportam",
+                     "baixe o extrato de novo no banco, ou salve-o como UTF-8"),
+}
+
+
+def not_a_statement_text(found: FileKind, file: str, line: int | None = None) -> str:
+    """A file sent as a statement that is something else: what it is, and what to send instead."""
+    if found is FileKind.OVERSIZED_FIELD:
+        where = f"A linha {line} de {clip(file)}" if line is not None else clip(file)
+        return (f"🏦 {where} tem um campo com mais de 128 KB: isso não é um extrato de banco. "
+                "Nada foi importado; confira se mandou o arquivo certo.")
+    what, instead = _FOUND[found]
+    return f"🏦 {clip(file)} {what}. Nada foi importado; {instead}."
 
 
 def nothing_new_text(file: str, skipped: int, unmatched: Sequence[str], credits: int) -> str:

@@ -3,13 +3,16 @@ Nubank-like, including the awkward ones, each ending in lines or in a clear pt-B
 
 from __future__ import annotations
 
+import io
+import zipfile
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
-from domain.statements import MAX_STATEMENT_LINES, StatementError, StatementLine
+from domain.statements import MAX_STATEMENT_LINES, FileKind, NotAStatement, StatementError, StatementLine
 from infra.statements import is_statement, parse_statement
 
 SAMPLES = Path(__file__).parent.parent / "samples" / "statements"
@@ -92,7 +95,50 @@ def test_a_file_over_20_mb_is_refused() -> None:
 
 
 def test_garbage_with_an_ofx_name_is_refused_as_unreadable() -> None:
-    assert "OFX" in refusal("x.ofx", b"\x89PNG\r\n\x1a\n not an ofx </OFX>")
+    assert "OFX" in refusal("x.ofx", b"\x00\x01\x02 not an ofx </OFX>")
+
+
+def found(name: str, data: bytes) -> NotAStatement:
+    with pytest.raises(NotAStatement) as refused:
+        parse_statement(name, data)
+    return refused.value
+
+
+def test_a_csv_with_a_field_over_128_kb_is_refused_naming_its_line() -> None:
+    data = ("date,title,amount\n2026-06-02,Mercado,10.00\n2026-06-03," + "x" * 200_000 + ",5.00\n").encode()
+    refused = found("nubank.csv", data)
+    assert (refused.found, refused.line) == (FileKind.OVERSIZED_FIELD, 3)
+
+
+def zipped(name: str) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr(name, (SAMPLES / name).read_bytes())
+    return out.getvalue()
+
+
+def picture(kind: str) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (40, 30), (10, 20, 30)).save(out, kind)
+    return out.getvalue()
+
+
+UTF16_OFX = (SAMPLES / "itau_june.ofx").read_bytes().decode("latin-1").encode("utf-16")
+UTF16_CSV = (SAMPLES / "nubank_card.csv").read_bytes().decode("utf-8-sig").encode("utf-16-le")  # no BOM
+
+
+@pytest.mark.parametrize(("name", "data", "kind"), [
+    ("extrato.ofx", UTF16_OFX, FileKind.UTF16),
+    ("nubank.csv", UTF16_CSV, FileKind.UTF16),
+    ("extrato.ofx", zipped("itau_june.ofx"), FileKind.ZIP),
+    ("extrato.ofx", picture("PNG"), FileKind.PNG),
+    ("extrato.csv", picture("JPEG"), FileKind.JPEG),
+    ("extrato.ofx", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", FileKind.PDF),
+], ids=["utf16-ofx", "utf16-csv-no-bom", "zip-ofx", "png-ofx", "jpeg-csv", "pdf-ofx"])
+def test_a_file_that_is_no_statement_is_refused_saying_what_it_is(name: str, data: bytes, kind: FileKind) -> None:
+    refused = found(name, data)
+    assert refused.found is kind
+    assert "incompleto" not in str(refused)
 
 
 def test_only_ofx_and_csv_names_are_statements() -> None:

@@ -107,11 +107,11 @@ def test_a_receipt_photo_reaches_the_model_as_an_image_part_and_its_spend_is_con
     casa = Group(tg, start_bot(llm), CHAT)
     a_household(casa)
     small = tg.add_file(jpeg(90, 60), "photos/file_3_s.jpg")
-    large = tg.add_file(jpeg(3000, 2000), "photos/file_3.jpg")
+    large = tg.add_file(jpeg(2560, 1707), "photos/file_3.jpg")  # Telegram sends at most 2,560 px
     llm.script([tool_calls(("recordSpend", spend("412.30", "Mercado", "op-foto")))])  # the preview ends the turn
 
     since = casa.mark()
-    send_media(casa, {"photo": [{**small, "width": 90, "height": 60}, {**large, "width": 3000, "height": 2000}],
+    send_media(casa, {"photo": [{**small, "width": 90, "height": 60}, {**large, "width": 2560, "height": 1707}],
                       "caption": "compra do mês"}, replies=1)
 
     assert tg.downloads == ["photos/file_3.jpg"]

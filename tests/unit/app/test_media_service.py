@@ -7,6 +7,7 @@ import base64
 import io
 import itertools
 import json
+import zipfile
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -21,6 +22,7 @@ from bot.texts import messages
 from domain.agent.chat import AgentChat
 from domain.agent.model import FailureKind, ModelFailure
 from domain.money import Money, Period
+from tests.fakes.pictures import solid_png
 from tests.fakes.posting import PostingService
 from tests.fakes.scripted_model import ScriptedModel, call, say
 from tests.fakes.storage import InMemoryStorage
@@ -140,10 +142,13 @@ async def test_audio_over_five_minutes_or_20_mb_is_refused_before_any_download(s
     assert downloads.count == 0
 
 
+OGG = b"OggS\x00\x02" + bytes(20)  # the start of an OGG page: what a voice note begins with
+
+
 async def test_a_failed_transcription_is_a_pt_br_reply_and_nothing_is_proposed(storage: InMemoryStorage) -> None:
     model = ScriptedModel()
     media = await household(storage, model, FakeTranscriber(failure=ModelFailure(FailureKind.TIMEOUT)))
-    outcomes = await media.voice(CHAT, ANA, Downloads(b"x").incoming("voice.ogg"), duration=3)
+    outcomes = await media.voice(CHAT, ANA, Downloads(OGG).incoming("voice.ogg"), duration=3)
     assert outcomes == [Reply(media_texts.transcription_failed_text())]
     assert model.requests == []
 
@@ -151,8 +156,37 @@ async def test_a_failed_transcription_is_a_pt_br_reply_and_nothing_is_proposed(s
 async def test_a_silent_voice_note_is_answered_without_the_model(storage: InMemoryStorage) -> None:
     model = ScriptedModel()
     media = await household(storage, model, FakeTranscriber("  "))
-    assert await media.voice(CHAT, ANA, Downloads(b"x").incoming("voice.ogg"), 2) == [
+    assert await media.voice(CHAT, ANA, Downloads(OGG).incoming("voice.ogg"), 2) == [
         Reply(media_texts.empty_transcript_text())]
+
+
+NOT_AUDIO = {
+    "0 bytes": (b"", 3, media_texts.empty_audio_text()),
+    "a negative duration": (OGG, -5, media_texts.bad_duration_text(-5)),
+    "an HTML page": (b"<!DOCTYPE html><html><body>oi</body></html>", 3, media_texts.not_audio_text()),
+    "a JPEG": (b"\xff\xd8\xff\xe0\x00\x10JFIF", 3, media_texts.not_audio_text()),
+}
+
+
+@pytest.mark.parametrize("what", list(NOT_AUDIO))
+async def test_a_voice_note_that_is_no_audio_is_answered_and_never_reaches_the_provider(
+        storage: InMemoryStorage, what: str) -> None:
+    data, seconds, said = NOT_AUDIO[what]
+    heard = FakeTranscriber("gastei 10 no mercado")
+    media = await household(storage, ScriptedModel(), heard)
+    assert await media.voice(CHAT, ANA, Downloads(data).incoming("voice.ogg", size=len(data)), seconds) == [Reply(said)]
+    assert heard.heard == []
+
+
+@pytest.mark.parametrize("data", [
+    OGG, b"ID3\x04\x00" + bytes(10), b"\xff\xfb\x90\x64" + bytes(10), b"\x00\x00\x00\x20ftypM4A " + bytes(8),
+    b"RIFF\x24\x00\x00\x00WAVEfmt " + bytes(8), b"\x1a\x45\xdf\xa3" + bytes(10), b"fLaC" + bytes(10),
+], ids=["ogg", "mp3-id3", "mp3-frame", "m4a", "wav", "webm", "flac"])
+async def test_each_known_audio_container_is_transcribed(storage: InMemoryStorage, data: bytes) -> None:
+    heard = FakeTranscriber("  ")
+    media = await household(storage, ScriptedModel(), heard)
+    await media.voice(CHAT, ANA, Downloads(data).incoming("audio"), 3)
+    assert heard.heard == [(data, "audio")]
 
 
 async def test_a_voice_note_from_a_stranger_is_neither_downloaded_nor_transcribed(storage: InMemoryStorage) -> None:
@@ -170,7 +204,7 @@ async def test_a_photo_goes_to_the_model_scaled_down_as_an_image_part_and_the_hi
         storage: InMemoryStorage) -> None:
     model = ScriptedModel(call("recordSpend", spend("412.30", "Mercado")), say("Confirma?"))
     media = await household(storage, model)
-    outcomes = await media.photo(CHAT, ANA, Downloads(jpeg(4000, 3000)).incoming("photo.jpg"), "mercado de ontem")
+    outcomes = await media.photo(CHAT, ANA, Downloads(jpeg(2560, 1920)).incoming("photo.jpg"), "mercado de ontem")
     assert isinstance(outcomes[-1], Preview)
     content = model.requests[0].messages[-1]["content"]
     assert content[0]["type"] == "text" and content[0]["text"].endswith("\n\n[Ana] 📷 (foto) mercado de ontem")
@@ -196,6 +230,16 @@ async def test_a_model_without_vision_gets_a_clear_reply_and_no_download(storage
     [reply] = await media.photo(CHAT, ANA, downloads.incoming("photo.jpg"), None)
     assert reply == Reply(media_texts.no_vision_text("openai/gpt-3.5-turbo"))
     assert downloads.count == 0
+
+
+async def test_a_forged_photo_larger_than_telegram_sends_is_answered_without_the_model(
+        storage: InMemoryStorage) -> None:
+    model = ScriptedModel()
+    media = await household(storage, model)
+    forged = solid_png(7700, 7700)  # 187 kB on the wire, 178 MB decoded
+    assert await media.photo(CHAT, ANA, Downloads(forged).incoming("photo.jpg"), None) == [
+        Reply(media_texts.image_too_large_text(2560))]
+    assert model.requests == []
 
 
 async def test_something_that_is_not_an_image_is_answered_without_the_model(storage: InMemoryStorage) -> None:
@@ -255,6 +299,40 @@ async def test_an_awkward_statement_gets_a_pt_br_answer_and_proposes_nothing(
     media = await household(storage, None)
     [reply] = await media.statement(CHAT, ANA, Downloads((SAMPLES / sample).read_bytes()).incoming(sample), "doc-1")
     assert isinstance(reply, Reply) and reply.text.startswith("🏦 ")
+    assert storage.logs.get(f"chat:{CHAT}") is None or await storage.logs[f"chat:{CHAT}"].get("doc-1") is None
+
+
+def zipped_statement() -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("itau_june.ofx", (SAMPLES / "itau_june.ofx").read_bytes())
+    return out.getvalue()
+
+
+def png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (40, 30), (10, 20, 30)).save(out, "PNG")
+    return out.getvalue()
+
+
+NOT_STATEMENTS = {
+    "a 200 kB field": ("nubank.csv", ("date,title,amount\n2026-06-03," + "x" * 200_000 + ",5.00\n").encode(),
+                       "mais de 128 KB"),
+    "UTF-16": ("extrato.ofx", (SAMPLES / "itau_june.ofx").read_bytes().decode("latin-1").encode("utf-16"),
+               "UTF-16"),
+    "a ZIP": ("extrato.ofx", zipped_statement(), "compactado (ZIP"),
+    "a PNG": ("extrato.ofx", png(), "imagem PNG"),
+}
+
+
+@pytest.mark.parametrize("what", list(NOT_STATEMENTS))
+async def test_a_file_that_is_no_statement_is_answered_with_what_it_is_and_proposes_nothing(
+        storage: InMemoryStorage, what: str) -> None:
+    name, data, said = NOT_STATEMENTS[what]
+    media = await household(storage, None)
+    [reply] = await media.statement(CHAT, ANA, Downloads(data).incoming(name), "doc-1")
+    assert isinstance(reply, Reply) and reply.text.startswith("🏦 ") and said in reply.text, reply
+    assert "incompleto" not in reply.text and "Algo deu errado" not in reply.text
     assert storage.logs.get(f"chat:{CHAT}") is None or await storage.logs[f"chat:{CHAT}"].get("doc-1") is None
 
 

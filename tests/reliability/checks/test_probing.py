@@ -1,0 +1,236 @@
+"""Issue 27's cases (30-37): what hostile probing still found. An undone statement import sent
+again, a stranger reading the household, files that are no statement, a forged photo, voice notes
+that are no audio, a ↩️ Desfazer that cannot work, what an erasure left after a supergroup
+migration, and a chunked body far over the webhook's limit. Each runs the bot over its webhook
+against the fake Telegram (and the fake model where one is asked), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from PIL import Image
+
+from bot.telegram.webhook import MAX_BODY_BYTES, create_app
+from bot.texts import media as media_texts
+from bot.texts.messages import GENERIC_ERROR
+from infra.images import MAX_INPUT_SIDE
+from tests.e2e.harness import (
+    ANA,
+    SECRET,
+    SECRET_HEADER,
+    WEBHOOK_PATH,
+    Group,
+    bot_config,
+    explicit_settings,
+    fixed_clock,
+    next_update_id,
+    previews_in,
+)
+from tests.fakes.llm_server import FakeLLMServer, text
+from tests.fakes.pictures import solid_png
+from tests.fakes.telegram_api import FakeTelegramAPI, media_update, message_update
+from tests.reliability.conftest import Bots, backend_name, couple_with_groceries
+from tests.reliability.report import Figures
+from tests.reliability.support import inbox_at, sync
+from tests.unit.test_images import peak_growth_mb
+
+pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+
+FILES_CHAT = -1027000000002
+PHOTO_CHAT = -1027000000003
+VOICE_CHAT = -1027000000004
+BODY_CHAT = -1027000000008
+CHUNK = 64 * 1024
+HUGE_BODY = 60 * 1024 * 1024
+
+
+SAMPLES = Path(__file__).parents[2] / "samples" / "statements"
+
+
+def send_media(casa: Group, content: dict[str, Any], replies: int = 1) -> list[str]:
+    """Ana sends a voice note, photo or document; the bot's `replies` texts."""
+    since = casa.mark()
+    update = media_update(next_update_id(), casa.chat_id, ANA.user_id, ANA.first_name, content,
+                          chat_type="supergroup", chat_title=casa.title)
+    assert casa.post(update).status_code == 200
+    return [str(call.params["text"]) for call in casa.wait_sent(count=replies, since=since)]
+
+
+def send_document(tg: FakeTelegramAPI, casa: Group, name: str, data: bytes) -> str:
+    document = tg.add_file(data, f"documents/{next_update_id()}_{name}")
+    [said] = send_media(casa, {"document": {**document, "file_name": name}})
+    return said
+
+
+# --------------------------------------------------------------------------- 32: files that are no statement
+
+
+def _zipped_statement() -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("itau_june.ofx", (SAMPLES / "itau_june.ofx").read_bytes())
+    return out.getvalue()
+
+
+def _png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), (10, 20, 30)).save(out, "PNG")
+    return out.getvalue()
+
+
+def test_files_that_are_no_statement_are_refused_saying_what_each_is(
+        tg: FakeTelegramAPI, bots: Bots, figures: Figures) -> None:
+    casa = couple_with_groceries(tg, bots.start(), FILES_CHAT)
+    files = {  # what is sent, and what the answer must name
+        "a 200 kB CSV field": ("nubank.csv", ("date,title,amount\n2026-06-03," + "x" * 200_000 + ",5.00\n").encode(),
+                               "mais de 128 KB"),
+        "UTF-16": ("extrato.ofx", (SAMPLES / "itau_june.ofx").read_bytes().decode("latin-1").encode("utf-16"),
+                   "UTF-16"),
+        "a ZIP": ("extrato.ofx", _zipped_statement(), "ZIP"),
+        "a PNG": ("extrato.ofx", _png(), "PNG"),
+    }
+    since = casa.mark()
+    answers = {what: send_document(tg, casa, name, data) for what, (name, data, _) in files.items()}
+    named = [what for what, (_, _, said) in files.items() if said in answers[what]]
+    misleading = [what for what, answer in answers.items()
+                  if answer == GENERIC_ERROR or "incompleto" in answer]
+    previews = len(previews_in(tg.calls[since:], FILES_CHAT))
+    held = figures.add(
+        32, bots.backend, attempts=len(files),
+        expected=f"{len(files)} answers naming what was found, 0 misleading, 0 previews",
+        seen=f"{len(named)} answers naming what was found, {len(misleading)} misleading, {previews} previews")
+    assert held, answers
+
+
+# --------------------------------------------------------------------------- 33: a forged photo
+
+
+def test_a_forged_photo_larger_than_telegram_sends_is_refused_and_the_largest_accepted_stays_small(
+        tg: FakeTelegramAPI, llm: FakeLLMServer, bots: Bots, figures: Figures, tmp_path: Path) -> None:
+    casa = couple_with_groceries(tg, bots.start(llm), PHOTO_CHAT)
+    forged = solid_png(7700, 7700)
+    photo = tg.add_file(forged, f"photos/{next_update_id()}.jpg")
+    [answer] = send_media(casa, {"photo": [{**photo, "width": 7700, "height": 7700}]})
+    refused = answer == media_texts.image_too_large_text(MAX_INPUT_SIDE)
+    asked = len(llm.requests)
+    largest = solid_png(MAX_INPUT_SIDE, MAX_INPUT_SIDE)
+    llm.script([text("Não vi nenhum gasto nessa foto.")])
+    photo = tg.add_file(largest, f"photos/{next_update_id()}.jpg")
+    send_media(casa, {"photo": [{**photo, "width": MAX_INPUT_SIDE, "height": MAX_INPUT_SIDE}]})
+    # What preparing each takes, in a fresh interpreter (tests/unit/test_images.py).
+    forged_mb, largest_mb = peak_growth_mb(forged, tmp_path), peak_growth_mb(largest, tmp_path)
+    held = figures.add(
+        33, bots.backend, attempts=2,
+        expected="7,700 px refused, 0 model requests; 2,560 px read, 1 request; peak RSS <= 64 MB each",
+        seen=f"7,700 px {'refused' if refused else 'not refused'}, {asked} model requests; 2,560 px read, "
+             f"{len(llm.requests) - asked} request; peak RSS +{forged_mb:.0f} / +{largest_mb:.0f} MB",
+        held=refused and asked == 0 and len(llm.requests) - asked == 1 and max(forged_mb, largest_mb) <= 64)
+    assert held, answer
+
+
+# --------------------------------------------------------------------------- 34: voice notes that are no audio
+
+
+def test_voice_notes_that_are_no_audio_are_refused_before_the_transcription_provider(
+        tg: FakeTelegramAPI, llm: FakeLLMServer, bots: Bots, figures: Figures) -> None:
+    casa = couple_with_groceries(tg, bots.start(llm), VOICE_CHAT)
+    notes = {  # bytes, duration, what the member must read
+        "0 bytes": (b"", 3, media_texts.empty_audio_text()),
+        "a negative duration": (b"OggS\x00\x02" + bytes(40), -5, media_texts.bad_duration_text(-5)),
+        "bytes that are no audio": (b"<!DOCTYPE html><html>oi</html>", 3, media_texts.not_audio_text()),
+    }
+    answers = {}
+    for what, (data, seconds, _) in notes.items():
+        voice = tg.add_file(data, f"voice/{next_update_id()}.oga")
+        [answers[what]] = send_media(casa, {"voice": {**voice, "duration": seconds, "mime_type": "audio/ogg"}})
+    refused = [what for what, (_, _, said) in notes.items() if answers[what] == said]
+    asked_before = len(llm.audio)
+    # A real voice note afterwards still reaches the provider: the count above can move.
+    llm.transcripts.append("oi, tudo bem?")
+    llm.script([text("Oi!")])
+    voice = tg.add_file(b"OggS\x00\x02" + bytes(40), f"voice/{next_update_id()}.oga")
+    send_media(casa, {"voice": {**voice, "duration": 2, "mime_type": "audio/ogg"}}, replies=2)
+    held = figures.add(
+        34, bots.backend, attempts=len(notes) + 1,
+        expected=f"{len(notes)} refused in pt-BR, 0 transcription requests; then a real note, 1 request",
+        seen=f"{len(refused)} refused in pt-BR, {asked_before} transcription requests; then a real note, "
+             f"{len(llm.audio) - asked_before} request")
+    assert held, answers
+
+
+# --------------------------------------------------------------------------- 37: a huge chunked body
+
+
+class CountedBody:
+    """A request body sent chunk by chunk (Transfer-Encoding: chunked), counting what the server
+    pulled: the bytes stay one 64 kB block, however large the body claims to be."""
+
+    def __init__(self, head: bytes, total: int, tail: bytes = b"") -> None:
+        self.head = head
+        self.total = total
+        self.tail = tail
+        self.consumed = 0
+
+    async def chunks(self) -> AsyncIterator[bytes]:
+        block = b"x" * CHUNK
+        for part in (self.head, *([block] * ((self.total - len(self.head) - len(self.tail)) // CHUNK)), self.tail):
+            if not part:
+                continue
+            self.consumed += 1
+            yield part
+
+    @property
+    def chunk_count(self) -> int:
+        return 2 + (self.total - len(self.head) - len(self.tail)) // CHUNK
+
+
+async def _post_to_the_app(tg: FakeTelegramAPI, url: str, bodies: list[CountedBody | bytes]) -> list[int]:
+    """The webhook app itself (its lifespan run here, in this loop), each body posted through an
+    ASGI transport that hands the app one chunk each time it asks for one."""
+    app = create_app(explicit_settings(bot_config(tg, url)), clock=fixed_clock)
+    statuses = []
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://bot", timeout=30) as client:
+            for body in bodies:
+                content = body.chunks() if isinstance(body, CountedBody) else body
+                response = await client.post(WEBHOOK_PATH, content=content,
+                                             headers={SECRET_HEADER: SECRET, "Content-Type": "application/json"})
+                statuses.append(response.status_code)
+    return statuses
+
+
+def test_a_chunked_body_far_over_the_limit_is_refused_after_reading_at_most_the_limit(
+        tg: FakeTelegramAPI, bot_url: str, figures: Figures) -> None:
+    update_id = next_update_id()
+    head = b'{"update_id": %d, "message": {"text": "' % update_id
+    huge = CountedBody(head, HUGE_BODY, b'"}}')
+    declared = b'{"update_id": %d, "message": {"text": "%s"}}' % (next_update_id(), b"y" * (MAX_BODY_BYTES + 1))
+    # A real update, sent in chunks of a few bytes: still read whole and stored.
+    tg.register_chat({"id": BODY_CHAT, "title": "Casa", "type": "supergroup"})
+    small_id = next_update_id()
+    small = message_update(small_id, BODY_CHAT, ANA.user_id, ANA.first_name, "/ajuda", chat_type="supergroup")
+    encoded = json.dumps(small).encode()
+    pieces = CountedBody(encoded[:10], len(encoded), encoded[10:])
+
+    statuses = sync(_post_to_the_app(tg, bot_url, [huge, declared, pieces]))
+
+    most = -(-(MAX_BODY_BYTES + 1) // CHUNK) + 1  # the head, then enough 64 kB blocks to pass 1 MB
+    stored = sync(inbox_at(bot_url))
+    held = figures.add(
+        37, backend_name(bot_url), attempts=3,
+        expected=f"413 after <= {most} of {huge.chunk_count} chunks; 413 for a declared 1 MB + 1; "
+                 "a chunked update stored",
+        seen=f"{statuses[0]} after {huge.consumed} of {huge.chunk_count} chunks; {statuses[1]} for a declared "
+             f"1 MB + 1; a chunked update {'stored' if small_id in stored else 'not stored'}",
+        held=statuses == [413, 413, 200] and huge.consumed <= most and small_id in stored)
+    assert held, (statuses, huge.consumed)
+    assert update_id not in stored
+
