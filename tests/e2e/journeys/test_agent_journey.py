@@ -73,7 +73,8 @@ def test_members_talk_to_the_agent_confirm_its_previews_by_button_and_by_text_an
     first = llm.requests[0]
     assert user_messages(first)[-1] == "[Ana] cadastra o mercado, uns 1500 por mês"
     assert "Casa Ana e Bruno" in first["messages"][-1]["content"], "the chat's own household"
-    assert tg.calls_to("sendChatAction"), "the members see the bot typing"
+    # "typing" after a 1 s grace is bot/telegram/delivery.py's, tested on a virtual clock
+    # (tests/unit/bot/test_thinking.py): here it depends on how fast the machine is.
 
     requests_before = len(llm.requests)
     answer, edit = casa.confirm(BRUNO, expense)
