@@ -54,6 +54,7 @@ class UndoOperationTool(WriteTool[UndoArgs]):
     description = "Undo a confirmed operation (a spend, a contribution, an adjustment...)."
     args_model = UndoArgs
     preview_type = UndoPreview
+    undoable = False  # an undo is not undone: the operation it undid can be done again
 
     def __init__(self, ledger: Ledger, budget_repo: BudgetRepository, budget_id: str,
                  goal_repo: GoalRepository, operations: OperationLog | None = None, *,
@@ -108,18 +109,22 @@ class UndoOperationTool(WriteTool[UndoArgs]):
     async def _stage(self, args: UndoArgs) -> Staged:
         target_id = args.target
         assert target_id is not None  # resolve() named it
+        # The messages name no operation id: a person may read them (a button's alert), and the
+        # model knows which operation it asked about.
         target = await self.operations.get(target_id)
         if target is None:
             raise UnknownOperation(target_id)
         if target.tool == UNDO_TOOL:
-            raise NotUndoable(f'A operação "{target_id}" já é um desfazer; ela não pode ser desfeita.')
+            raise NotUndoable("Essa operação já é um desfazer; ela não pode ser desfeita.")
+        if target.tool in CHANGE_NO_TOTALS:
+            raise NotUndoable("Entrar, sair ou apagar a casa não se desfaz; não há valores para voltar atrás.")
         if target.status is not OperationStatus.CONFIRMED:
-            raise NotUndoable(f'A operação "{target_id}" não foi confirmada; não há o que desfazer.')
+            raise NotUndoable("Essa operação não foi confirmada; não há o que desfazer.")
         if target.undone_by is not None:
             raise AlreadyUndone(target_id)
         entries = await self.ledger.of_operation(getattr(self.operations, "scope", None), target_id)
         if not entries:
-            raise NotUndoable(f'A operação "{target_id}" não deixou lançamentos no extrato para desfazer.')
+            raise NotUndoable("Essa operação não deixou lançamentos no extrato para desfazer.")
         original = self.read_preview(target.tool, target.preview)
         saves = await self._reverse(entries, original)
         preview = UndoPreview(target_id, target.tool, original)

@@ -23,22 +23,26 @@ from bot.texts.messages import GENERIC_ERROR
 from infra.images import MAX_INPUT_SIDE
 from tests.e2e.harness import (
     ANA,
+    BRUNO,
     SECRET,
     SECRET_HEADER,
     WEBHOOK_PATH,
     Group,
+    alerted,
+    answer_text,
     bot_config,
     explicit_settings,
     fixed_clock,
     next_update_id,
     previews_in,
+    undo_data,
 )
 from tests.fakes.llm_server import FakeLLMServer, text
 from tests.fakes.pictures import solid_png
 from tests.fakes.telegram_api import FakeTelegramAPI, media_update, message_update
 from tests.reliability.conftest import Bots, backend_name, couple_with_groceries
 from tests.reliability.report import Figures
-from tests.reliability.support import inbox_at, sync
+from tests.reliability.support import inbox_at, operations_at, sync
 from tests.unit.test_images import peak_growth_mb
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
@@ -46,6 +50,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecatio
 FILES_CHAT = -1027000000002
 PHOTO_CHAT = -1027000000003
 VOICE_CHAT = -1027000000004
+UNDO_CHAT = -1027000000005
 BODY_CHAT = -1027000000008
 CHUNK = 64 * 1024
 HUGE_BODY = 60 * 1024 * 1024
@@ -163,6 +168,40 @@ def test_voice_notes_that_are_no_audio_are_refused_before_the_transcription_prov
         seen=f"{len(refused)} refused in pt-BR, {asked_before} transcription requests; then a real note, "
              f"{len(llm.audio) - asked_before} request")
     assert held, answers
+
+
+# --------------------------------------------------------------------------- 35: a ↩️ Desfazer that cannot work
+
+
+def test_a_confirmed_entrar_carries_no_desfazer_and_nothing_people_read_names_an_operation_id(
+        tg: FakeTelegramAPI, bots: Bots, figures: Figures) -> None:
+    casa = Group(tg, bots.start(), UNDO_CHAT)
+    casa.reply_to(ANA, "/start")
+    joined = casa.join(BRUNO)
+    casa.confirm(ANA, casa.propose(ANA, "/despesa Mercado 1.500"))
+    _, spent = casa.confirm(BRUNO, casa.propose(BRUNO, "/gasto 37,90 mercado"))
+    ops = sync(operations_at(bots.url, UNDO_CHAT))
+    [join] = [op for op in ops.values() if op["tool"] == "joinHousehold"]
+    # A client that kept (or forged) a ↩️ Desfazer on the /entrar message, and one pressed on the
+    # spend's real button twice.
+    forged = casa.press(ANA, f"un:{join['key']}", int(joined.params["message_id"]))
+    real = undo_data(spent)
+    assert real is not None
+    casa.press(ANA, real, int(spent.params["message_id"]))
+    casa.press(BRUNO, real, int(spent.params["message_id"]))
+    casa.reply_to(ANA, "/desfazer")
+    ids = set(sync(operations_at(bots.url, UNDO_CHAT)))
+    said = [str(c.params.get("text") or "") for c in tg.calls
+            if c.method in ("sendMessage", "editMessageText", "answerCallbackQuery")]
+    naming = [text for text in said if any(op_id in text for op_id in ids)]
+    held = figures.add(
+        35, bots.backend, attempts=4,
+        expected=f"no ↩️ on the /entrar, ↩️ on the spend; the forged press refused; 0 of the bot's {len(said)} "
+                 "texts name an id",
+        seen=f"{'↩️' if undo_data(joined) else 'no ↩️'} on the /entrar, {'↩️' if real else 'no ↩️'} on the spend; "
+             f"the forged press {'refused' if alerted(forged) else 'not refused'}; "
+             f"{len(naming)} of the bot's {len(said)} texts name an id")
+    assert held, (answer_text(forged), naming)
 
 
 # --------------------------------------------------------------------------- 37: a huge chunked body

@@ -10,15 +10,28 @@ import pytest
 
 from bot.app.outcomes import Decision, Preview
 from bot.app.service import HouseholdService
-from bot.texts import history
+from bot.texts import history, messages
+from domain.errors import (
+    AlreadyUndone,
+    DomainError,
+    OperationClosed,
+    OperationConflict,
+    PreviewNotShown,
+    UnknownOperation,
+)
 from domain.ledger import EntryKind, LedgerEntry
 from domain.money import Money, Period
+from domain.operations.log import UNDO_TOOL
+from domain.tools.base import WriteTool
+from domain.tools.registry import TOOLS
+from domain.tools.undo import CHANGE_NO_TOTALS, UndoOperationTool
 from tests.fakes.posting import PostingService
 from tests.fakes.storage import InMemoryStorage
 from tests.unit.app.test_household_service import (
     ANA,
     BRUNO,
     CHAT,
+    GROUP,
     JUNE,
     NOW,
     OTHER_CHAT,
@@ -26,6 +39,7 @@ from tests.unit.app.test_household_service import (
     TTL,
     Clock,
     actual,
+    admitted,
     confirmed,
     couple,
     goals,
@@ -121,6 +135,71 @@ async def test_a_second_press_of_desfazer_does_not_post_a_second_undo(
     second = await service.press(CHAT, BRUNO.user_id, Decision.UNDO, spend.key)
 
     assert second.alert and second.post is None
+
+
+async def test_only_operations_that_can_be_undone_carry_desfazer(service: HouseholdService) -> None:
+    await service.start(CHAT, GROUP, ANA)
+    joined = await admitted(service, BRUNO)
+    registered = await confirmed(service, ANA, "despesa", "Mercado 1.500")
+    leaving = only_preview(await service.leave(CHAT, BRUNO))
+    left = await service.press(CHAT, ANA.user_id, *ok(leaving))
+    assert joined.edit is not None and joined.edit.undo_key is None
+    assert left.edit is not None and left.edit.undo_key is None
+    assert registered.edit is not None and registered.edit.undo_key is not None
+
+
+OPERATION_ID = "cmd-60849001"
+
+
+def test_what_cannot_be_undone_is_joining_leaving_erasing_and_an_undo() -> None:
+    cannot = {tool.name for tool in TOOLS if issubclass(tool, WriteTool) and not tool.undoable}
+    assert cannot == {*CHANGE_NO_TOTALS, UNDO_TOOL}
+
+
+async def test_desfazer_pressed_on_a_confirmed_entrar_says_why_and_shows_no_internal_id(
+        service: HouseholdService) -> None:
+    await service.start(CHAT, GROUP, ANA)
+    joining = only_preview(await service.join(CHAT, BRUNO, None, operation_id=OPERATION_ID))
+    await service.press(CHAT, ANA.user_id, *ok(joining))
+
+    pressed = await service.press(CHAT, ANA.user_id, Decision.UNDO, joining.key)
+
+    assert pressed.alert and pressed.post is None
+    assert pressed.answer == history.not_undoable_alert()
+    assert OPERATION_ID not in pressed.answer
+
+
+@pytest.mark.parametrize("error", [
+    OperationConflict(OPERATION_ID), OperationClosed(OPERATION_ID, "cancelled"), OperationClosed(OPERATION_ID, "expired"),
+    PreviewNotShown(OPERATION_ID), UnknownOperation(OPERATION_ID), AlreadyUndone(OPERATION_ID),
+], ids=lambda e: f"{type(e).__name__}-{getattr(e, 'status', '')}")
+def test_no_error_about_an_operation_shows_its_internal_id(error: DomainError) -> None:
+    assert OPERATION_ID not in messages.error_text(error)
+
+
+async def test_undoing_what_cannot_be_undone_is_refused_without_naming_an_internal_id(
+        service: HouseholdService) -> None:
+    """The model's undoOperation on a join, a pending spend, an undo, an operation undone
+    already, or one that never was: the refusal a person may read says why, never which id."""
+    await service.start(CHAT, GROUP, ANA)
+    joining = only_preview(await service.join(CHAT, BRUNO, None, operation_id="cmd-join-1"))
+    await service.press(CHAT, ANA.user_id, *ok(joining))
+    await confirmed(service, ANA, "despesa", "Mercado 1.500")
+    pending = only_preview(await service.command(CHAT, ANA, "gasto", "5 mercado"))
+    spend = await posted_spend(service, "7 mercado", 510)
+    undo = await service.press(CHAT, ANA.user_id, Decision.UNDO, spend.key)
+    assert undo.post is not None
+    await service.press(CHAT, ANA.user_id, *ok(undo.post))
+    context = await service.chats.context(CHAT)
+    assert context is not None
+    tool = context.write_tool(UndoOperationTool.name)
+    assert isinstance(tool, UndoOperationTool)
+
+    for number, target in enumerate([joining.operation_id, pending.operation_id, undo.post.operation_id,
+                                     spend.operation_id, "op-never-made"]):
+        with pytest.raises(DomainError) as refused:
+            await tool.undo_operation(operation_id=f"undo-x{number}", target=target)
+        assert target not in messages.error_text(refused.value), target
 
 
 async def test_only_members_may_press_desfazer(service: HouseholdService, storage: InMemoryStorage) -> None:
