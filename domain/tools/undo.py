@@ -24,11 +24,13 @@ from domain.operations.log import UNDO_TOOL, OperationLog, OperationStatus
 from domain.operations.previews import NESTED_BY, Preview, PreviewReader
 from domain.operations.receipts import ToolReceipt
 from domain.ports import BudgetRepository, GoalRepository, HouseholdRepository
+from domain.statements import StatementImports
 from domain.tools.base import HouseholdBinding, Staged, WriteArgs, WriteTool
 from domain.tools.budget import IncomePreview
 from domain.tools.housekeeping import RenamePreview
 from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool, LeaveHouseholdTool
 from domain.tools.sharing import PixKeyPreview, SplitPreview
+from domain.tools.statements import ImportStatementTool
 
 # Operations that change no totals, so "undo the latest" never means them.
 CHANGE_NO_TOTALS = (JoinHouseholdTool.name, LeaveHouseholdTool.name, EraseHouseholdTool.name)
@@ -59,10 +61,10 @@ class UndoOperationTool(WriteTool[UndoArgs]):
     def __init__(self, ledger: Ledger, budget_repo: BudgetRepository, budget_id: str,
                  goal_repo: GoalRepository, operations: OperationLog | None = None, *,
                  read_preview: PreviewReader, households: HouseholdRepository | None = None,
-                 household_id: str | None = None) -> None:
+                 household_id: str | None = None, statement_imports: StatementImports | None = None) -> None:
         """`read_preview` reads the undone operation's stored preview as its tool's type
         (domain.tools.registry.read_preview, which lists this very tool); `households` undoes a
-        Pix key."""
+        Pix key; `statement_imports` forgets an undone import's lines, so they can come again."""
         super().__init__(operations)
         self.ledger = ledger
         self.budget_repo = budget_repo
@@ -71,14 +73,16 @@ class UndoOperationTool(WriteTool[UndoArgs]):
         self.read_preview = read_preview
         self.households = households
         self.household_id = household_id
+        self.statement_imports = statement_imports
 
     @classmethod
     def create(cls, *, ledger: Ledger, budget_repo: BudgetRepository, budget_id: str,
                goal_repo: GoalRepository, read_preview: PreviewReader,
                operations: OperationLog | None = None, households: HouseholdRepository | None = None,
-               household_id: str | None = None) -> UndoOperationTool:
+               household_id: str | None = None,
+               statement_imports: StatementImports | None = None) -> UndoOperationTool:
         return cls(ledger, budget_repo, budget_id, goal_repo, operations, read_preview=read_preview,
-                   households=households, household_id=household_id)
+                   households=households, household_id=household_id, statement_imports=statement_imports)
 
     @classmethod
     def bound(cls, binding: HouseholdBinding) -> UndoOperationTool | None:
@@ -86,7 +90,7 @@ class UndoOperationTool(WriteTool[UndoArgs]):
             return None
         return cls(binding.ledger, binding.budgets, binding.budget_id, binding.goals, binding.operations,
                    read_preview=binding.read_preview, households=binding.households,
-                   household_id=binding.household.id)
+                   household_id=binding.household.id, statement_imports=binding.statement_imports)
 
     async def undo_operation(self, *, operation_id: str, target: str | None = None,
                              confirm: bool = False) -> ToolReceipt:
@@ -129,8 +133,16 @@ class UndoOperationTool(WriteTool[UndoArgs]):
         saves = await self._reverse(entries, original)
         preview = UndoPreview(target_id, target.tool, original)
 
+        imports, household_id = self.statement_imports, self.household_id
+        if target.tool == ImportStatementTool.name and (imports is None or household_id is None):
+            raise NotUndoable("Esta importação não pode ser desfeita aqui.")
+
         async def commit() -> None:
             await self.operations.mark_undone(target_id, by=args.operation_id)
+            if target.tool == ImportStatementTool.name:
+                assert imports is not None and household_id is not None
+                # In this same transaction: the lines are free to come again only if the undo lands.
+                await imports.release(household_id, target_id)
             for save in saves:
                 await save()
 

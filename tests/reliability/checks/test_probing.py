@@ -33,6 +33,7 @@ from tests.e2e.harness import (
     bot_config,
     explicit_settings,
     fixed_clock,
+    last_preview,
     next_update_id,
     previews_in,
     undo_data,
@@ -47,6 +48,7 @@ from tests.unit.test_images import peak_growth_mb
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
+IMPORT_CHAT = -1027000000000
 FILES_CHAT = -1027000000002
 PHOTO_CHAT = -1027000000003
 VOICE_CHAT = -1027000000004
@@ -72,6 +74,46 @@ def send_document(tg: FakeTelegramAPI, casa: Group, name: str, data: bytes) -> s
     document = tg.add_file(data, f"documents/{next_update_id()}_{name}")
     [said] = send_media(casa, {"document": {**document, "file_name": name}})
     return said
+
+
+# --------------------------------------------------------------------------- 30: an undone import sent again
+
+
+def test_an_undone_import_sent_again_is_imported_again_exactly_once(
+        tg: FakeTelegramAPI, bots: Bots, figures: Figures) -> None:
+    casa = Group(tg, bots.start(), IMPORT_CHAT)
+    casa.reply_to(ANA, "/start")
+    casa.join(BRUNO)
+    for command in ("/despesa Farmácia 300", "/despesa Padaria 100"):
+        casa.confirm(ANA, casa.propose(ANA, command))
+    statement = (SAMPLES / "itau_june.ofx").read_bytes()
+
+    def send() -> str:
+        return send_document(tg, casa, "itau_june.ofx", statement)
+
+    send()
+    _, imported = casa.confirm(BRUNO, last_preview(tg, IMPORT_CHAT))
+    once = casa.reply_to(ANA, "/resumo")
+    undo = undo_data(imported)
+    assert undo is not None
+    since = casa.mark()
+    casa.press(ANA, undo, int(imported.params["message_id"]))
+    casa.wait_sent(since=since)
+    casa.confirm(BRUNO, last_preview(tg, IMPORT_CHAT, since))
+    undone = casa.reply_to(ANA, "/resumo")
+
+    again = send()
+    if again.startswith("🏦 Importar"):  # before issue 27: "Nada novo", the lines held by the undone import
+        casa.confirm(BRUNO, last_preview(tg, IMPORT_CHAT))
+    third = send()
+    twice = casa.reply_to(ANA, "/resumo")
+    held = figures.add(
+        30, bots.backend, attempts=3,
+        expected="sent again: 2 lines proposed; a third time: 'Já importados antes: 2'; /resumo as after one import",
+        seen=f"sent again: {'2 lines proposed' if again.startswith('🏦 Importar 2 lançamentos') else again[:40]}; "
+             f"a third time: {'Já importados antes: 2' if 'Já importados antes: 2' in third else third[:40]!r}; "
+             f"/resumo {'as after one import' if twice == once and undone != once else 'differs'}")
+    assert held, (again, third)
 
 
 # --------------------------------------------------------------------------- 32: files that are no statement
