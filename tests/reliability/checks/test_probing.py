@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 import zipfile
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -16,10 +17,13 @@ from typing import Any
 import httpx
 import pytest
 from PIL import Image
+from sqlalchemy import func, select
 
 from bot.telegram.webhook import MAX_BODY_BYTES, create_app
 from bot.texts import media as media_texts
 from bot.texts.messages import GENERIC_ERROR
+from infra.db import Database
+from infra.db.tables import metadata
 from infra.images import MAX_INPUT_SIDE
 from tests.e2e.harness import (
     ANA,
@@ -37,6 +41,7 @@ from tests.e2e.harness import (
     next_update_id,
     previews_in,
     undo_data,
+    wait_until_processed,
 )
 from tests.fakes.llm_server import FakeLLMServer, text
 from tests.fakes.pictures import solid_png
@@ -53,6 +58,7 @@ FILES_CHAT = -1027000000002
 PHOTO_CHAT = -1027000000003
 VOICE_CHAT = -1027000000004
 UNDO_CHAT = -1027000000005
+OLD_GROUP, SUPERGROUP = -27000000006, -1027000000006
 BODY_CHAT = -1027000000008
 CHUNK = 64 * 1024
 HUGE_BODY = 60 * 1024 * 1024
@@ -244,6 +250,64 @@ def test_a_confirmed_entrar_carries_no_desfazer_and_nothing_people_read_names_an
              f"the forged press {'refused' if alerted(forged) else 'not refused'}; "
              f"{len(naming)} of the bot's {len(said)} texts name an id")
     assert held, (answer_text(forged), naming)
+
+
+# --------------------------------------------------------------------------- 36: /apagar after a supergroup migration
+
+
+def service_message(chat_id: int, **fields: Any) -> dict[str, Any]:
+    """A message with no text in `chat_id`, as Telegram sends a migration."""
+    update_id = next_update_id()
+    return {"update_id": update_id, "message": {
+        "message_id": update_id, "date": int(time.time()), **fields,
+        "chat": {"id": chat_id, "title": "Casa", "type": "supergroup" if chat_id < -10**12 else "group"},
+        "from": {"id": ANA.user_id, "is_bot": False, "first_name": ANA.first_name}}}
+
+
+async def rows_per_table(url: str) -> dict[str, int]:
+    """Every table of the schema (from the metadata: a new table is counted too) that holds rows."""
+    database = Database(url)
+    try:
+        async with database.reading() as connection:
+            counts = {table.name: int((await connection.execute(select(func.count()).select_from(table)))
+                                      .scalar_one()) for table in metadata.sorted_tables}
+    finally:
+        await database.dispose()
+    return {name: count for name, count in counts.items() if count}
+
+
+def test_apagar_after_a_supergroup_migration_leaves_only_its_own_press(
+        tg: FakeTelegramAPI, bots: Bots, figures: Figures) -> None:
+    """The database holds this household alone: after /apagar, any row is a leftover."""
+    bot = bots.start()
+    tg.register_chat({"id": OLD_GROUP, "title": "Casa", "type": "group"})
+    old = couple_with_groceries(tg, bot, OLD_GROUP)
+    old.confirm(BRUNO, old.propose(ANA, "/gasto 37,90 mercado"))
+    before = sync(rows_per_table(bots.url))
+    tg.register_chat({"id": SUPERGROUP, "title": "Casa", "type": "supergroup"})
+    upgraded = Group(tg, bot, SUPERGROUP, title="Casa")
+    assert old.post(service_message(OLD_GROUP, migrate_to_chat_id=SUPERGROUP)).status_code == 200
+    assert upgraded.post(service_message(SUPERGROUP, migrate_from_chat_id=OLD_GROUP)).status_code == 200
+    assert "R$ 37,90" in upgraded.reply_to(ANA, "/resumo")
+    erase = upgraded.propose(BRUNO, "/apagar")
+    press = upgraded.press_update(ANA, erase.confirm, erase.message_id)
+    assert upgraded.post(press).status_code == 200
+    upgraded.wait_answer(press["callback_query"]["id"])
+    upgraded.wait_edit(erase.message_id)
+    wait_until_processed(bots.url)
+    left = sync(rows_per_table(bots.url))
+    inbox = sync(inbox_at(bots.url))
+    # Left by design (security.md): the press's own update, still being handled as the erase
+    # committed; the retention purge takes it.
+    leftovers = {name: count for name, count in left.items()
+                 if not (name == "processed_updates" and set(inbox) == {press["update_id"]})}
+    held = figures.add(
+        36, bots.backend, attempts=1,
+        expected="0 rows left in any table but the press's own update",
+        seen=f"{sum(leftovers.values())} rows left in any table but the press's own update"
+             + (f": {leftovers}" if leftovers else ""),
+        held=not leftovers and {"group_sends", "chats"} <= set(before))
+    assert held, (leftovers, sorted(inbox))
 
 
 # --------------------------------------------------------------------------- 37: a huge chunked body
