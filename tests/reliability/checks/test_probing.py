@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 
 from bot.telegram.webhook import MAX_BODY_BYTES, create_app
 from bot.texts import media as media_texts
-from bot.texts.messages import GENERIC_ERROR
+from bot.texts.messages import GENERIC_ERROR, join_hint_text
 from infra.db import Database
 from infra.db.tables import metadata
 from infra.images import MAX_INPUT_SIDE
@@ -32,6 +32,7 @@ from tests.e2e.harness import (
     SECRET_HEADER,
     WEBHOOK_PATH,
     Group,
+    Person,
     alerted,
     answer_text,
     bot_config,
@@ -54,6 +55,7 @@ from tests.unit.test_images import peak_growth_mb
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
 IMPORT_CHAT = -1027000000000
+READS_CHAT = -1027000000001
 FILES_CHAT = -1027000000002
 PHOTO_CHAT = -1027000000003
 VOICE_CHAT = -1027000000004
@@ -120,6 +122,33 @@ def test_an_undone_import_sent_again_is_imported_again_exactly_once(
              f"a third time: {'Já importados antes: 2' if 'Já importados antes: 2' in third else third[:40]!r}; "
              f"/resumo {'as after one import' if twice == once and undone != once else 'differs'}")
     assert held, (again, third)
+
+
+# --------------------------------------------------------------------------- 31: a stranger reads
+
+
+EVE = Person(777, "Eve")
+READS = ["/resumo", "/extrato", "/metas", "/saldo", "/divisao", "/exportar", "/grafico", "/extrato 2026-06",
+         "/exportar 2026-06", "/resumo junho"]
+
+
+def test_a_stranger_in_the_group_reads_nothing_of_the_household(
+        tg: FakeTelegramAPI, bots: Bots, figures: Figures) -> None:
+    casa = couple_with_groceries(tg, bots.start(), READS_CHAT)
+    casa.confirm(BRUNO, casa.propose(ANA, "/gasto 37,90 mercado"))
+    casa.confirm(ANA, casa.propose(ANA, "/meta Viagem 6000"))
+    casa.propose(EVE, "/entrar")  # her request waits for a member: she is not one yet
+    answers, files = [], []
+    for read in READS:
+        since = casa.mark()
+        answers.append(casa.reply_to(EVE, read))
+        files += [c.method for c in tg.calls[since:] if c.method in ("sendDocument", "sendPhoto")]
+    hinted = answers.count(join_hint_text())
+    held = figures.add(
+        31, bots.backend, attempts=len(READS),
+        expected=f"{len(READS)} join hints, 0 files, 0 photos",
+        seen=f"{hinted} join hints, {files.count('sendDocument')} files, {files.count('sendPhoto')} photos")
+    assert held, answers
 
 
 # --------------------------------------------------------------------------- 32: files that are no statement

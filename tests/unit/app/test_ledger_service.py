@@ -8,7 +8,8 @@ from decimal import Decimal
 
 import pytest
 
-from bot.app.outcomes import Decision, Preview
+from bot.app.outcomes import Decision, Preview, Reply
+from bot.app.queries import QUERIES
 from bot.app.service import HouseholdService
 from bot.texts import history, messages
 from domain.errors import (
@@ -284,7 +285,7 @@ async def test_export_writes_a_csv_excel_reads_in_pt_br(service: HouseholdServic
     await posted_spend(service, "1.234,56 mercado", 800)
     out = io.BytesIO()
 
-    name = await service.export(CHAT, JUNE, out)
+    name = await service.export(CHAT, ANA, JUNE, out)
 
     data = out.getvalue()
     assert name == "extrato-2026-06.csv"
@@ -295,6 +296,24 @@ async def test_export_writes_a_csv_excel_reads_in_pt_br(service: HouseholdServic
     assert spend[:6] == ["15/06/2026", "2026-06", "gasto", "Mercado", "1234,56", "BRL"]
     assert spend[7] == "Ana"
     assert len(rows) == 3  # the header, the expense's registration, the spend
+
+
+async def test_a_stranger_in_the_group_reads_nothing_of_the_household(service: HouseholdService) -> None:
+    """Reads are for members, as writes are (issue 27, finding 2): every read command, the month
+    /grafico and /exportar ask for, and the export itself answer the join hint."""
+    await with_mercado(service)
+    await posted_spend(service, "1.234,56 mercado", 800)
+    hint = messages.join_hint_text()
+
+    answers = {command: await service.answer(command, CHAT, STRANGER, "") for command in QUERIES}
+    months = {command: await service.month_for(command, CHAT, STRANGER, "", whole=command == "exportar")
+              for command in ("grafico", "exportar")}
+    out = io.BytesIO()
+    exported = await service.export(CHAT, STRANGER, None, out)
+
+    assert answers == dict.fromkeys(QUERIES, hint)
+    assert months == {"grafico": hint, "exportar": hint}
+    assert exported == Reply(hint) and out.getvalue() == b""
 
 
 async def test_renomear_and_arquivar_are_previews_and_history_stays(
