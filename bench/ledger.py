@@ -228,7 +228,7 @@ async def child(url: str, chat_id: int, size: int) -> dict[str, Any]:
         before = peak_rss_kb()
         with tempfile.TemporaryFile() as out:
             started = time.perf_counter()
-            await service.export(chat_id, None, out)
+            await service.export(chat_id, ANA, None, out)
             seconds = time.perf_counter() - started
             written = out.tell()
         after = peak_rss_kb()

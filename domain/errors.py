@@ -185,8 +185,8 @@ class MissingExchangeRate(DomainError):
 class OperationConflict(DomainError):
     def __init__(self, operation_id: str) -> None:
         super().__init__(
-            f'O operationId "{operation_id}" já foi usado por uma operação confirmada com outros '
-            "dados. Chame de novo com um operationId novo, nunca usado, e confirm=false."
+            "Esse operationId já foi usado por uma operação confirmada com outros dados. "
+            "Chame de novo com um operationId novo, nunca usado, e confirm=false."
         )
         self.operation_id = operation_id
 
@@ -197,7 +197,7 @@ class OperationClosed(DomainError):
     def __init__(self, operation_id: str, status: str) -> None:
         word = {"cancelled": "cancelada", "expired": "expirada"}.get(status, status)
         super().__init__(
-            f'A operação "{operation_id}" foi {word} e não pode mais ser confirmada. '
+            f"Essa operação foi {word} e não pode mais ser confirmada. "
             "Proponha de novo com um operationId novo."
         )
         self.operation_id = operation_id
@@ -209,7 +209,7 @@ class PreviewNotShown(DomainError):
 
     def __init__(self, operation_id: str) -> None:
         super().__init__(
-            f'A prévia da operação "{operation_id}" não chegou ao grupo, então ninguém a viu e '
+            "A prévia dessa operação não chegou ao grupo, então ninguém a viu e "
             "ela não pode ser confirmada. Proponha de novo com um operationId novo."
         )
         self.operation_id = operation_id
@@ -217,13 +217,13 @@ class PreviewNotShown(DomainError):
 
 class UnknownOperation(DomainError):
     def __init__(self, operation_id: str) -> None:
-        super().__init__(f'Não há operação pendente "{operation_id}".')
+        super().__init__("Não há essa operação neste grupo.")
         self.operation_id = operation_id
 
 
 class AlreadyUndone(DomainError):
     def __init__(self, operation_id: str) -> None:
-        super().__init__(f'A operação "{operation_id}" já foi desfeita; não dá para desfazer de novo.')
+        super().__init__("Essa operação já foi desfeita; não dá para desfazer de novo.")
         self.operation_id = operation_id
 
 

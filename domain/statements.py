@@ -205,12 +205,18 @@ class StatementImports(Protocol):
     """Which statement lines a household has imported, by fingerprint (unique per household).
 
     `record` joins the confirmation's transaction, so the lines are marked imported in the same
-    commit that writes them; a line recorded twice is refused by the store (all or nothing)."""
+    commit that writes them; a line recorded twice is refused by the store (all or nothing).
+    `release` joins an undo's confirmation the same way: the undone import's lines may then be
+    imported again, once."""
 
     async def already_imported(self, household_id: str, fingerprints: Collection[str]) -> set[str]:
         ...
 
     async def record(self, household_id: str, operation_id: str, fingerprints: Sequence[str]) -> None:
+        ...
+
+    async def release(self, household_id: str, operation_id: str) -> int:
+        """Forgets the lines the import `operation_id` recorded; returns how many."""
         ...
 
 
@@ -229,3 +235,10 @@ class InMemoryStatementImports:
             raise AlreadyImported(len(repeated) or 1)
         for key in fingerprints:
             known[key] = operation_id
+
+    async def release(self, household_id: str, operation_id: str) -> int:
+        known = self._imported.get(household_id, {})
+        released = [key for key, by in known.items() if by == operation_id]
+        for key in released:
+            del known[key]
+        return len(released)

@@ -17,7 +17,7 @@ from domain.operations.log import UNDO_TOOL, Operation, OperationStatus, is_key
 from domain.reading.replies import decision_of
 from domain.tools.confirmer import Confirmer
 from domain.tools.membership import EraseHouseholdTool, ErasePreview, JoinHouseholdTool, JoinPreview
-from domain.tools.registry import read_preview
+from domain.tools.registry import read_preview, undoable
 from domain.tools.undo import CHANGE_NO_TOTALS, UndoPreview
 
 log = logging.getLogger(__name__)
@@ -176,8 +176,10 @@ class Decisions:
     async def _propose_undo(self, context: ChatContext, operation: Operation) -> PressResult:
         """↩️ Desfazer on a confirmed message: an undo preview, once per confirmed operation
         (a second press, or a redelivered one, finds the same undo operation)."""
-        if operation.status is not OperationStatus.CONFIRMED or operation.tool == UNDO_TOOL:
+        if operation.status is not OperationStatus.CONFIRMED:
             return PressResult(messages.unknown_operation_alert(), alert=True)
+        if not undoable(operation.tool):  # a button left from before, or a forged one
+            return PressResult(history.not_undoable_alert(), alert=True)
         if operation.undone_by is not None:
             return PressResult(history.already_undone_alert(), alert=True)
         outcome = await self._undo_preview(context, operation, f"undo-{operation.key}")

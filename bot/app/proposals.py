@@ -17,12 +17,12 @@ from bot.app.ports import Storage
 from bot.texts import history, messages, previews, sharing
 from domain.errors import DomainError
 from domain.money import Money, Period
-from domain.operations.log import UNDO_TOOL, Operation, OperationStatus
+from domain.operations.log import Operation, OperationStatus
 from domain.operations.previews import Preview as ProposedChange
 from domain.text import safe_text
 from domain.tools.budget import AdjustmentPreview, SpendPreview
 from domain.tools.goals import ContributionPreview, goal_matching
-from domain.tools.registry import read_preview
+from domain.tools.registry import read_preview, undoable
 from domain.tools.sharing import SettlementPreview
 from domain.tools.undo import UndoPreview
 
@@ -118,7 +118,7 @@ class Proposals:
             text = previews.confirmed_text(tool, shown, by, pix.lines if pix else ())
             if operation.undone_by is not None:
                 text = f"{text}\n{history.undone_note()}"
-            elif tool != UNDO_TOOL:
+            elif undoable(tool):
                 return Edit(operation.message_id, text, undo_key=operation.key)
         elif operation.status is OperationStatus.CANCELLED:
             text = previews.cancelled_text(tool, shown, by)

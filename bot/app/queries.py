@@ -118,12 +118,14 @@ class Queries:
                                    budget.currency) for card in budget.active_cards()]
         return MonthReport.of(budget, goals, period, today, self.chats.rates, faturas)
 
-    async def export(self, chat_id: int, period: Period | None, out: BinaryIO) -> str | None:
-        """/exportar [AAAA-MM]: writes the CSV to `out` and returns its file name (None when the
-        chat is no household). Streamed: memory stays flat however many entries there are."""
-        context = await self.chats.context(chat_id)
-        if context is None:
-            return None
+    async def export(self, chat_id: int, speaker: Speaker, period: Period | None, out: BinaryIO) -> str | Reply:
+        """/exportar [AAAA-MM]: writes the CSV to `out` and returns its file name, for a member
+        only (what to answer otherwise: the household's history is its members'). Streamed: memory
+        stays flat however many entries there are."""
+        found = await self.chats.for_member(chat_id, speaker)
+        if isinstance(found, Reply):
+            return found
+        context, _ = found
         await history.write_csv(self.storage.ledger.stream(context.link.household_id, period), out,
                                 self.chats.timezone)
         return history.export_file_name(period)

@@ -159,9 +159,10 @@ class HouseholdService:
         it; with `whole`, None when no month is named. A str is what to answer instead."""
         return await self.queries.month_for(command, chat_id, speaker, text, whole=whole)
 
-    async def export(self, chat_id: int, period: Period | None, out: BinaryIO) -> str | None:
-        """/exportar [AAAA-MM]: the CSV into `out`; its file name, or None for no household."""
-        return await self.queries.export(chat_id, period, out)
+    async def export(self, chat_id: int, speaker: Speaker, period: Period | None, out: BinaryIO) -> str | Reply:
+        """/exportar [AAAA-MM]: the CSV into `out` and its file name, for a member; otherwise
+        what to answer (no household, or the join hint), and nothing written."""
+        return await self.queries.export(chat_id, speaker, period, out)
 
     async def month(self, link: ChatLink, period: Period, today: date | None = None) -> MonthReport:
         """The month at a glance (/grafico, the monthly closing), its goals as of `today`."""

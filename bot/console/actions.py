@@ -7,12 +7,12 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Final, Protocol
 
-from bot.app.outcomes import Outcome, Speaker
+from bot.app.outcomes import Outcome, Reply, Speaker
 from bot.app.ports import ChatLink
 from bot.app.proposals import minted
 from bot.app.schedule import Chart
 from bot.app.service import HouseholdService
-from bot.texts import guide, history, messages
+from bot.texts import guide, history
 from bot.texts import schedule as schedule_texts
 from domain.money import Period
 
@@ -81,10 +81,10 @@ async def export(console: Console, command: str, rest: str) -> None:
     _, period = found
     path = _in_folder(console, history.export_file_name(period))
     with path.open("wb") as out:
-        name = await console.service.export(CONSOLE_CHAT_ID, period, out)
-    if name is None:
+        name = await console.service.export(CONSOLE_CHAT_ID, console.speaking(), period, out)
+    if isinstance(name, Reply):
         path.unlink()
-        console.write(messages.not_started_text())
+        console.write(name.text)
         return
     console.write(f"{history.export_caption(period)}: {path}")
 

@@ -82,9 +82,9 @@ async def export(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     _, period = found
     with tempfile.TemporaryFile() as out:
-        name = await service_of(context).export(chat_id_of(update), period, out)
-        if name is None:
-            await send_text(context, chat_id_of(update), messages.not_started_text())
+        name = await service_of(context).export(chat_id_of(update), speaker_of(update), period, out)
+        if isinstance(name, Reply):
+            await send_text(context, chat_id_of(update), name.text)
             return
         out.seek(0)
         await context.bot.send_document(

@@ -111,11 +111,17 @@ class Dispatcher:
         self._slots = asyncio.Semaphore(MAX_CONCURRENT_UPDATES)
         self._tasks: set[asyncio.Task[None]] = set()
         self._loop: asyncio.Task[None] | None = None
+        self._stopping = False
 
     def start(self) -> None:
         self._loop = asyncio.create_task(self._run(), name="inbox-dispatcher")
 
     async def stop(self) -> None:
+        # The flag, not only the cancel: on Python 3.11 a cancel that meets a wake-up inside
+        # asyncio.wait_for is swallowed (it returns the event's result), and the loop would poll
+        # on, holding the shutdown for good.
+        self._stopping = True
+        self.wake.set()
         if self._loop is not None:
             self._loop.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -128,7 +134,7 @@ class Dispatcher:
         self.wake.set()
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             # Cleared before the claim, not after it: an update recorded while the claim runs
             # wakes the loop again instead of waiting for the idle poll.
             self.wake.clear()

@@ -217,6 +217,10 @@ def undone_note() -> str:
     return "↩️ Desfeito depois: o extrato guarda as duas coisas."
 
 
+def not_undoable_alert() -> str:
+    return "Essa operação não se desfaz: não mudou valores que se possam voltar atrás."
+
+
 def already_undone_alert() -> str:
     return "Essa operação já foi desfeita."
 

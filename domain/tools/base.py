@@ -297,6 +297,9 @@ class Staged:
 class WriteTool(Tool[W]):
     writes = True
     preview_type: ClassVar[type[Preview]]  # what it proposes (a frozen dataclass beside the tool)
+    # Whether undoOperation can reverse what it wrote: its confirmed message carries ↩️ Desfazer
+    # only then (joining, leaving, erasing and an undo itself leave no entries to reverse).
+    undoable: ClassVar[bool] = True
 
     def __init__(self, operations: OperationLog | None = None) -> None:
         self.operations: OperationLog = operations or InMemoryOperationLog()

@@ -57,6 +57,7 @@ class _MemberTool(WriteTool[Any]):
     never offered to the model."""
 
     offered = False
+    undoable = False
 
     def __init__(self, households: HouseholdRepository, members: MemberLinks, chat_id: int,
                  household_id: str, operations: OperationLog | None = None) -> None:
@@ -143,6 +144,7 @@ class EraseHouseholdTool(WriteTool[EraseArgs]):
     args_model = EraseArgs
     preview_type = ErasePreview
     offered = False
+    undoable = False
 
     def __init__(self, households: HouseholdRepository, eraser: HouseholdEraser, household_id: str,
                  operations: OperationLog | None = None) -> None:

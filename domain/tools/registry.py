@@ -66,6 +66,12 @@ def household_tools(binding: HouseholdBinding) -> list[Tool[Any]]:
     return [tool.reading_as(reading) for tool in tools if tool is not None]
 
 
+def undoable(tool: str) -> bool:
+    """Whether a confirmed operation of `tool` can be undone (its message carries ↩️ Desfazer)."""
+    found = BY_NAME.get(tool)
+    return found is not None and issubclass(found, WriteTool) and found.undoable
+
+
 def read_preview(tool: str, data: Mapping[str, Any]) -> Preview:
     """A stored preview (the operation log's JSON) as its tool's preview type."""
     found = BY_NAME.get(tool)

@@ -25,11 +25,13 @@ from domain.operations.log import UNDO_TOOL, OperationLog, OperationStatus
 from domain.operations.previews import NESTED_BY, Preview, PreviewReader
 from domain.operations.receipts import ToolReceipt
 from domain.ports import BudgetRepository, GoalRepository, HouseholdRepository
+from domain.statements import StatementImports
 from domain.tools.base import HouseholdBinding, Staged, WriteArgs, WriteTool
 from domain.tools.budget import IncomePreview
 from domain.tools.housekeeping import RenamePreview
 from domain.tools.membership import EraseHouseholdTool, JoinHouseholdTool, LeaveHouseholdTool
 from domain.tools.sharing import PixKeyPreview, SplitPreview
+from domain.tools.statements import ImportStatementTool
 
 # Operations that change no totals, so "undo the latest" never means them.
 CHANGE_NO_TOTALS = (JoinHouseholdTool.name, LeaveHouseholdTool.name, EraseHouseholdTool.name)
@@ -55,14 +57,15 @@ class UndoOperationTool(WriteTool[UndoArgs]):
     description = "Undo a confirmed operation (a spend, a contribution, an adjustment...)."
     args_model = UndoArgs
     preview_type = UndoPreview
+    undoable = False  # an undo is not undone: the operation it undid can be done again
 
     def __init__(self, ledger: Ledger, budget_repo: BudgetRepository, budget_id: str,
                  goal_repo: GoalRepository, operations: OperationLog | None = None, *,
                  read_preview: PreviewReader, households: HouseholdRepository | None = None,
-                 household_id: str | None = None) -> None:
+                 household_id: str | None = None, statement_imports: StatementImports | None = None) -> None:
         """`read_preview` reads the undone operation's stored preview as its tool's type
         (domain.tools.registry.read_preview, which lists this very tool); `households` undoes a
-        Pix key."""
+        Pix key; `statement_imports` forgets an undone import's lines, so they can come again."""
         super().__init__(operations)
         self.ledger = ledger
         self.budget_repo = budget_repo
@@ -71,14 +74,16 @@ class UndoOperationTool(WriteTool[UndoArgs]):
         self.read_preview = read_preview
         self.households = households
         self.household_id = household_id
+        self.statement_imports = statement_imports
 
     @classmethod
     def create(cls, *, ledger: Ledger, budget_repo: BudgetRepository, budget_id: str,
                goal_repo: GoalRepository, read_preview: PreviewReader,
                operations: OperationLog | None = None, households: HouseholdRepository | None = None,
-               household_id: str | None = None) -> UndoOperationTool:
+               household_id: str | None = None,
+               statement_imports: StatementImports | None = None) -> UndoOperationTool:
         return cls(ledger, budget_repo, budget_id, goal_repo, operations, read_preview=read_preview,
-                   households=households, household_id=household_id)
+                   households=households, household_id=household_id, statement_imports=statement_imports)
 
     @classmethod
     def bound(cls, binding: HouseholdBinding) -> UndoOperationTool | None:
@@ -86,7 +91,7 @@ class UndoOperationTool(WriteTool[UndoArgs]):
             return None
         return cls(binding.ledger, binding.budgets, binding.budget_id, binding.goals, binding.operations,
                    read_preview=binding.read_preview, households=binding.households,
-                   household_id=binding.household.id)
+                   household_id=binding.household.id, statement_imports=binding.statement_imports)
 
     async def undo_operation(self, *, operation_id: str, target: str | None = None,
                              confirm: bool = False) -> ToolReceipt:
@@ -109,24 +114,36 @@ class UndoOperationTool(WriteTool[UndoArgs]):
     async def _stage(self, args: UndoArgs) -> Staged:
         target_id = args.target
         assert target_id is not None  # resolve() named it
+        # The messages name no operation id: a person may read them (a button's alert), and the
+        # model knows which operation it asked about.
         target = await self.operations.get(target_id)
         if target is None:
             raise UnknownOperation(target_id)
         if target.tool == UNDO_TOOL:
-            raise NotUndoable(f'A operação "{target_id}" já é um desfazer; ela não pode ser desfeita.')
+            raise NotUndoable("Essa operação já é um desfazer; ela não pode ser desfeita.")
+        if target.tool in CHANGE_NO_TOTALS:
+            raise NotUndoable("Entrar, sair ou apagar a casa não se desfaz; não há valores para voltar atrás.")
         if target.status is not OperationStatus.CONFIRMED:
-            raise NotUndoable(f'A operação "{target_id}" não foi confirmada; não há o que desfazer.')
+            raise NotUndoable("Essa operação não foi confirmada; não há o que desfazer.")
         if target.undone_by is not None:
             raise AlreadyUndone(target_id)
         entries = await self.ledger.of_operation(getattr(self.operations, "scope", None), target_id)
         if not entries:
-            raise NotUndoable(f'A operação "{target_id}" não deixou lançamentos no extrato para desfazer.')
+            raise NotUndoable("Essa operação não deixou lançamentos no extrato para desfazer.")
         original = self.read_preview(target.tool, target.preview)
         saves = await self._reverse(entries, original)
         preview = UndoPreview(target_id, target.tool, original)
 
+        imports, household_id = self.statement_imports, self.household_id
+        if target.tool == ImportStatementTool.name and (imports is None or household_id is None):
+            raise NotUndoable("Esta importação não pode ser desfeita aqui.")
+
         async def commit() -> None:
             await self.operations.mark_undone(target_id, by=args.operation_id)
+            if target.tool == ImportStatementTool.name:
+                assert imports is not None and household_id is not None
+                # In this same transaction: the lines are free to come again only if the undo lands.
+                await imports.release(household_id, target_id)
             for save in saves:
                 await save()
 

@@ -346,6 +346,16 @@ reminder_preferences = Table(
     Column("changed_at", UtcDateTime, nullable=False),
 )
 
+# The chat ids a household had before a supergroup migration moved it (migration 0027): rows
+# keyed by the old id (the bot's sends there, a reminder, the migration's own update) are erased
+# with the household (infra/db/stores/lifecycle.py).
+former_chats = Table(
+    "former_chats", metadata,
+    Column("chat_id", BigInteger, primary_key=True, autoincrement=False),
+    Column("household_id", String(ID), nullable=False),
+    Index(None, "household_id"),
+)
+
 # Groups the bot was removed from (my_chat_member: left or kicked): nothing is sent there until
 # it is added back, which deletes the row (bot/lifecycle.py).
 departed_chats = Table(

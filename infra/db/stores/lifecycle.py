@@ -26,6 +26,7 @@ from infra.db.tables import (
     expense_alerts,
     expense_aliases,
     expenses,
+    former_chats,
     goal_members,
     goals,
     group_sends,
@@ -51,7 +52,8 @@ def chat_scope(chat_id: int) -> str:
 
 @dataclass(frozen=True)
 class HouseholdKeys:
-    """Everything a household's rows are keyed by."""
+    """Everything a household's rows are keyed by: its chat ids are every one it ever had (the
+    current one and those a supergroup migration left behind)."""
 
     household_id: str
     chat_ids: tuple[int, ...]
@@ -89,6 +91,14 @@ def by_goal(column: Any) -> Where:
     return lambda keys: column.in_(select(goals.c.id).where(goals.c.household_id == keys.household_id))
 
 
+def by_subject(column: Any) -> Where:
+    """What a scheduled send is about: one of the household's expenses (a bill) or cards (a
+    fatura), or the household (a closing). Read before the expenses and cards go."""
+    return lambda keys: column.in_(select(expenses.c.id).where(expenses.c.budget_id.in_(keys.budget_ids))) \
+        | column.in_(select(cards.c.id).where(cards.c.budget_id.in_(keys.budget_ids))) \
+        | (column == keys.household_id)
+
+
 # In order. The operations go first: on PostgreSQL their DELETE waits for a confirmation that
 # holds one of them, so every later DELETE sees what that confirmation wrote; a confirmation
 # that comes after finds no operation and writes nothing. Children before their parents.
@@ -102,6 +112,9 @@ ERASED: list[tuple[Table, Where]] = [
      | by_budget(ledger_entries.c.budget_id)(keys) | by_goal(ledger_entries.c.goal_id)(keys)),
     (messages, by_scope(messages.c.conversation_id)),
     (conversations, by_scope(conversations.c.id)),
+    # Whichever chat a reminder went to, and whatever it was about.
+    (scheduled_sends, lambda keys: by_chat(scheduled_sends.c.chat_id)(keys)
+     | by_subject(scheduled_sends.c.subject_id)(keys)),
     (expense_aliases, by_expense(expense_aliases.c.expense_id)),
     (expense_alerts, by_expense(expense_alerts.c.expense_id)),
     (expenses, by_budget(expenses.c.budget_id)),
@@ -110,7 +123,6 @@ ERASED: list[tuple[Table, Where]] = [
     (goal_members, by_goal(goal_members.c.goal_id)),
     (goals, by_household(goals.c.household_id)),
     (statement_imports, by_household(statement_imports.c.household_id)),
-    (scheduled_sends, by_chat(scheduled_sends.c.chat_id)),
     (reminder_preferences, by_household(reminder_preferences.c.household_id)),
     (group_sends, by_chat(group_sends.c.chat_id)),
     (departed_chats, by_chat(departed_chats.c.chat_id)),
@@ -120,6 +132,7 @@ ERASED: list[tuple[Table, Where]] = [
      & (processed_updates.c.status == "done")),
     (chat_members, by_chat(chat_members.c.chat_id)),
     (chats, by_household(chats.c.household_id)),
+    (former_chats, by_household(former_chats.c.household_id)),
     (members, by_household(members.c.household_id)),
     (households, lambda keys: households.c.id == keys.household_id),
 ]
@@ -134,7 +147,9 @@ async def erase_household(database: Database, household_id: str) -> int:
     async with database.transaction() as unit:
         connection = unit.connection
         chat_ids = tuple((await connection.execute(
-            select(chats.c.chat_id).where(chats.c.household_id == household_id))).scalars())
+            select(chats.c.chat_id).where(chats.c.household_id == household_id)
+            .union(select(former_chats.c.chat_id).where(former_chats.c.household_id == household_id))))
+            .scalars())
         budget_ids = tuple((await connection.execute(
             select(budgets.c.id).where(budgets.c.household_id == household_id))).scalars())
         keys = HouseholdKeys(household_id, chat_ids, budget_ids)
@@ -160,6 +175,11 @@ async def migrate_chat(database: Database, old: int, new: int) -> bool:
             return False
         await connection.execute(insert(chats).values(
             chat_id=new, household_id=row.household_id, budget_id=row.budget_id, created_at=row.created_at))
+        # Remembered for /apagar: what stays under the old id (the bot's sends there, a reminder,
+        # this very update once it is done) is the household's too.
+        await connection.execute(insert_for(connection.dialect.name, former_chats)
+                                 .values(chat_id=old, household_id=row.household_id)
+                                 .on_conflict_do_nothing(index_elements=[former_chats.c.chat_id]))
         await connection.execute(update(chat_members).where(chat_members.c.chat_id == old).values(chat_id=new))
         await connection.execute(update(operations).where(operations.c.scope == chat_scope(old))
                                  .values(scope=chat_scope(new)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from datetime import UTC
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from domain.clock import Clock, utc_now
@@ -47,3 +47,11 @@ class SqlStatementImports:
             except IntegrityError:
                 # The transaction rolls back as the error leaves it: nothing of the import stays.
                 raise AlreadyImported(len(rows)) from None
+
+    async def release(self, household_id: str, operation_id: str) -> int:
+        """Inside the undo's confirmation: the undone import's lines may be imported again."""
+        async with self._db.transaction() as unit:
+            result = await unit.connection.execute(delete(statement_imports).where(
+                statement_imports.c.household_id == household_id,
+                statement_imports.c.operation_id == operation_id))
+        return max(0, result.rowcount or 0)

@@ -262,3 +262,30 @@ async def test_migration_0024_downgraded_keeps_card_spends_as_spends_and_upgrade
         assert loaded.cards == []  # the card went with its table; what was spent stays spent
     finally:
         await database.dispose()
+
+
+async def test_migration_0027_adds_former_chats_and_its_downgrade_drops_only_that(
+        blank_backend: Backend) -> None:
+    database = blank_backend.open()
+    try:
+        await upgrade_database(database, "0024")
+        async with database.engine.begin() as connection:
+            await connection.execute(text(
+                "INSERT INTO chats (chat_id, household_id, budget_id, created_at) "
+                "VALUES (-1001, 'casa-1', 'orc-1', :at)"), {"at": date(2026, 6, 1)})
+            assert "former_chats" not in await connection.run_sync(table_names)
+        await upgrade_database(database)
+        async with database.engine.begin() as connection:
+            await connection.execute(text(
+                "INSERT INTO former_chats (chat_id, household_id) VALUES (-1000, 'casa-1')"))
+        async with database.engine.connect() as connection:
+            await connection.run_sync(downgrade_to, "0024")
+            await connection.commit()
+            assert "former_chats" not in await connection.run_sync(table_names)
+            chats = (await connection.execute(text("SELECT COUNT(*) FROM chats"))).scalar_one()
+        assert chats == 1
+        await upgrade_database(database)
+        async with database.engine.connect() as connection:
+            assert await connection.run_sync(drift) == []
+    finally:
+        await database.dispose()

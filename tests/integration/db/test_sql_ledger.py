@@ -81,7 +81,7 @@ async def test_extrato_and_exportar_of_a_month_list_only_that_months_entries(dat
 
     statement = await service.answer("extrato", CHAT, ANA, str(JUNE))
     out = io.BytesIO()
-    name = await service.export(CHAT, Period(2026, 5), out)
+    name = await service.export(CHAT, ANA, Period(2026, 5), out)
 
     assert "Mercado (gasto) · R$ 37,90 · Ana" in statement and "R$ 12,00" not in statement
     rows = list(csv.reader(io.StringIO(out.getvalue().decode("utf-8-sig")), delimiter=";"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 import zipfile
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -16,37 +17,51 @@ from typing import Any
 import httpx
 import pytest
 from PIL import Image
+from sqlalchemy import func, select
 
 from bot.telegram.webhook import MAX_BODY_BYTES, create_app
 from bot.texts import media as media_texts
-from bot.texts.messages import GENERIC_ERROR
+from bot.texts.messages import GENERIC_ERROR, join_hint_text
+from infra.db import Database
+from infra.db.tables import metadata
 from infra.images import MAX_INPUT_SIDE
 from tests.e2e.harness import (
     ANA,
+    BRUNO,
     SECRET,
     SECRET_HEADER,
     WEBHOOK_PATH,
     Group,
+    Person,
+    alerted,
+    answer_text,
     bot_config,
     explicit_settings,
     fixed_clock,
+    last_preview,
     next_update_id,
     previews_in,
+    undo_data,
+    wait_until_processed,
 )
 from tests.fakes.llm_server import FakeLLMServer, text
 from tests.fakes.pictures import solid_png
 from tests.fakes.telegram_api import FakeTelegramAPI, media_update, message_update
 from tests.reliability.conftest import Bots, backend_name, couple_with_groceries
 from tests.reliability.report import Figures
-from tests.reliability.support import inbox_at, sync
+from tests.reliability.support import inbox_at, operations_at, sync
 from tests.unit.test_images import peak_growth_mb
 
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 
+IMPORT_CHAT = -1027000000000
+READS_CHAT = -1027000000001
 FILES_CHAT = -1027000000002
 PHOTO_CHAT = -1027000000003
 VOICE_CHAT = -1027000000004
-BODY_CHAT = -1027000000008
+UNDO_CHAT = -1027000000005
+OLD_GROUP, SUPERGROUP = -27000000006, -1027000000006
+BODY_CHAT = -1027000000007
 CHUNK = 64 * 1024
 HUGE_BODY = 60 * 1024 * 1024
 
@@ -67,6 +82,73 @@ def send_document(tg: FakeTelegramAPI, casa: Group, name: str, data: bytes) -> s
     document = tg.add_file(data, f"documents/{next_update_id()}_{name}")
     [said] = send_media(casa, {"document": {**document, "file_name": name}})
     return said
+
+
+# --------------------------------------------------------------------------- 30: an undone import sent again
+
+
+def test_an_undone_import_sent_again_is_imported_again_exactly_once(
+        tg: FakeTelegramAPI, bots: Bots, figures: Figures) -> None:
+    casa = Group(tg, bots.start(), IMPORT_CHAT)
+    casa.reply_to(ANA, "/start")
+    casa.join(BRUNO)
+    for command in ("/despesa Farmácia 300", "/despesa Padaria 100"):
+        casa.confirm(ANA, casa.propose(ANA, command))
+    statement = (SAMPLES / "itau_june.ofx").read_bytes()
+
+    def send() -> str:
+        return send_document(tg, casa, "itau_june.ofx", statement)
+
+    send()
+    _, imported = casa.confirm(BRUNO, last_preview(tg, IMPORT_CHAT))
+    once = casa.reply_to(ANA, "/resumo")
+    undo = undo_data(imported)
+    assert undo is not None
+    since = casa.mark()
+    casa.press(ANA, undo, int(imported.params["message_id"]))
+    casa.wait_sent(since=since)
+    casa.confirm(BRUNO, last_preview(tg, IMPORT_CHAT, since))
+    undone = casa.reply_to(ANA, "/resumo")
+
+    again = send()
+    if again.startswith("🏦 Importar"):  # before issue 27: "Nada novo", the lines held by the undone import
+        casa.confirm(BRUNO, last_preview(tg, IMPORT_CHAT))
+    third = send()
+    twice = casa.reply_to(ANA, "/resumo")
+    held = figures.add(
+        30, bots.backend, attempts=3,
+        expected="sent again: 2 lines proposed; a third time: 'Já importados antes: 2'; /resumo as after one import",
+        seen=f"sent again: {'2 lines proposed' if again.startswith('🏦 Importar 2 lançamentos') else again[:40]}; "
+             f"a third time: {'Já importados antes: 2' if 'Já importados antes: 2' in third else third[:40]!r}; "
+             f"/resumo {'as after one import' if twice == once and undone != once else 'differs'}")
+    assert held, (again, third)
+
+
+# --------------------------------------------------------------------------- 31: a stranger reads
+
+
+EVE = Person(777, "Eve")
+READS = ["/resumo", "/extrato", "/metas", "/saldo", "/divisao", "/exportar", "/grafico", "/extrato 2026-06",
+         "/exportar 2026-06", "/resumo junho"]
+
+
+def test_a_stranger_in_the_group_reads_nothing_of_the_household(
+        tg: FakeTelegramAPI, bots: Bots, figures: Figures) -> None:
+    casa = couple_with_groceries(tg, bots.start(), READS_CHAT)
+    casa.confirm(BRUNO, casa.propose(ANA, "/gasto 37,90 mercado"))
+    casa.confirm(ANA, casa.propose(ANA, "/meta Viagem 6000"))
+    casa.propose(EVE, "/entrar")  # her request waits for a member: she is not one yet
+    answers, files = [], []
+    for read in READS:
+        since = casa.mark()
+        answers.append(casa.reply_to(EVE, read))
+        files += [c.method for c in tg.calls[since:] if c.method in ("sendDocument", "sendPhoto")]
+    hinted = answers.count(join_hint_text())
+    held = figures.add(
+        31, bots.backend, attempts=len(READS),
+        expected=f"{len(READS)} join hints, 0 files, 0 photos",
+        seen=f"{hinted} join hints, {files.count('sendDocument')} files, {files.count('sendPhoto')} photos")
+    assert held, answers
 
 
 # --------------------------------------------------------------------------- 32: files that are no statement
@@ -163,6 +245,98 @@ def test_voice_notes_that_are_no_audio_are_refused_before_the_transcription_prov
         seen=f"{len(refused)} refused in pt-BR, {asked_before} transcription requests; then a real note, "
              f"{len(llm.audio) - asked_before} request")
     assert held, answers
+
+
+# --------------------------------------------------------------------------- 35: a ↩️ Desfazer that cannot work
+
+
+def test_a_confirmed_entrar_carries_no_desfazer_and_nothing_people_read_names_an_operation_id(
+        tg: FakeTelegramAPI, bots: Bots, figures: Figures) -> None:
+    casa = Group(tg, bots.start(), UNDO_CHAT)
+    casa.reply_to(ANA, "/start")
+    joined = casa.join(BRUNO)
+    casa.confirm(ANA, casa.propose(ANA, "/despesa Mercado 1.500"))
+    _, spent = casa.confirm(BRUNO, casa.propose(BRUNO, "/gasto 37,90 mercado"))
+    ops = sync(operations_at(bots.url, UNDO_CHAT))
+    [join] = [op for op in ops.values() if op["tool"] == "joinHousehold"]
+    # A client that kept (or forged) a ↩️ Desfazer on the /entrar message, and one pressed on the
+    # spend's real button twice.
+    forged = casa.press(ANA, f"un:{join['key']}", int(joined.params["message_id"]))
+    real = undo_data(spent)
+    assert real is not None
+    casa.press(ANA, real, int(spent.params["message_id"]))
+    casa.press(BRUNO, real, int(spent.params["message_id"]))
+    casa.reply_to(ANA, "/desfazer")
+    ids = set(sync(operations_at(bots.url, UNDO_CHAT)))
+    said = [str(c.params.get("text") or "") for c in tg.calls
+            if c.method in ("sendMessage", "editMessageText", "answerCallbackQuery")]
+    naming = [text for text in said if any(op_id in text for op_id in ids)]
+    held = figures.add(
+        35, bots.backend, attempts=4,
+        expected=f"no ↩️ on the /entrar, ↩️ on the spend; the forged press refused; 0 of the bot's {len(said)} "
+                 "texts name an id",
+        seen=f"{'↩️' if undo_data(joined) else 'no ↩️'} on the /entrar, {'↩️' if real else 'no ↩️'} on the spend; "
+             f"the forged press {'refused' if alerted(forged) else 'not refused'}; "
+             f"{len(naming)} of the bot's {len(said)} texts name an id")
+    assert held, (answer_text(forged), naming)
+
+
+# --------------------------------------------------------------------------- 36: /apagar after a supergroup migration
+
+
+def service_message(chat_id: int, **fields: Any) -> dict[str, Any]:
+    """A message with no text in `chat_id`, as Telegram sends a migration."""
+    update_id = next_update_id()
+    return {"update_id": update_id, "message": {
+        "message_id": update_id, "date": int(time.time()), **fields,
+        "chat": {"id": chat_id, "title": "Casa", "type": "supergroup" if chat_id < -10**12 else "group"},
+        "from": {"id": ANA.user_id, "is_bot": False, "first_name": ANA.first_name}}}
+
+
+async def rows_per_table(url: str) -> dict[str, int]:
+    """Every table of the schema (from the metadata: a new table is counted too) that holds rows."""
+    database = Database(url)
+    try:
+        async with database.reading() as connection:
+            counts = {table.name: int((await connection.execute(select(func.count()).select_from(table)))
+                                      .scalar_one()) for table in metadata.sorted_tables}
+    finally:
+        await database.dispose()
+    return {name: count for name, count in counts.items() if count}
+
+
+def test_apagar_after_a_supergroup_migration_leaves_only_its_own_press(
+        tg: FakeTelegramAPI, bots: Bots, figures: Figures) -> None:
+    """The database holds this household alone: after /apagar, any row is a leftover."""
+    bot = bots.start()
+    tg.register_chat({"id": OLD_GROUP, "title": "Casa", "type": "group"})
+    old = couple_with_groceries(tg, bot, OLD_GROUP)
+    old.confirm(BRUNO, old.propose(ANA, "/gasto 37,90 mercado"))
+    before = sync(rows_per_table(bots.url))
+    tg.register_chat({"id": SUPERGROUP, "title": "Casa", "type": "supergroup"})
+    upgraded = Group(tg, bot, SUPERGROUP, title="Casa")
+    assert old.post(service_message(OLD_GROUP, migrate_to_chat_id=SUPERGROUP)).status_code == 200
+    assert upgraded.post(service_message(SUPERGROUP, migrate_from_chat_id=OLD_GROUP)).status_code == 200
+    assert "R$ 37,90" in upgraded.reply_to(ANA, "/resumo")
+    erase = upgraded.propose(BRUNO, "/apagar")
+    press = upgraded.press_update(ANA, erase.confirm, erase.message_id)
+    assert upgraded.post(press).status_code == 200
+    upgraded.wait_answer(press["callback_query"]["id"])
+    upgraded.wait_edit(erase.message_id)
+    wait_until_processed(bots.url)
+    left = sync(rows_per_table(bots.url))
+    inbox = sync(inbox_at(bots.url))
+    # Left by design (security.md): the press's own update, still being handled as the erase
+    # committed; the retention purge takes it.
+    leftovers = {name: count for name, count in left.items()
+                 if not (name == "processed_updates" and set(inbox) == {press["update_id"]})}
+    held = figures.add(
+        36, bots.backend, attempts=1,
+        expected="0 rows left in any table but the press's own update",
+        seen=f"{sum(leftovers.values())} rows left in any table but the press's own update"
+             + (f": {leftovers}" if leftovers else ""),
+        held=not leftovers and {"group_sends", "chats"} <= set(before))
+    assert held, (leftovers, sorted(inbox))
 
 
 # --------------------------------------------------------------------------- 37: a huge chunked body

@@ -8,17 +8,31 @@ from decimal import Decimal
 
 import pytest
 
-from bot.app.outcomes import Decision, Preview
+from bot.app.outcomes import Decision, Preview, Reply
+from bot.app.queries import QUERIES
 from bot.app.service import HouseholdService
-from bot.texts import history
+from bot.texts import history, messages
+from domain.errors import (
+    AlreadyUndone,
+    DomainError,
+    OperationClosed,
+    OperationConflict,
+    PreviewNotShown,
+    UnknownOperation,
+)
 from domain.ledger import EntryKind, LedgerEntry
 from domain.money import Money, Period
+from domain.operations.log import UNDO_TOOL
+from domain.tools.base import WriteTool
+from domain.tools.registry import TOOLS
+from domain.tools.undo import CHANGE_NO_TOTALS, UndoOperationTool
 from tests.fakes.posting import PostingService
 from tests.fakes.storage import InMemoryStorage
 from tests.unit.app.test_household_service import (
     ANA,
     BRUNO,
     CHAT,
+    GROUP,
     JUNE,
     NOW,
     OTHER_CHAT,
@@ -26,6 +40,7 @@ from tests.unit.app.test_household_service import (
     TTL,
     Clock,
     actual,
+    admitted,
     confirmed,
     couple,
     goals,
@@ -123,6 +138,71 @@ async def test_a_second_press_of_desfazer_does_not_post_a_second_undo(
     assert second.alert and second.post is None
 
 
+async def test_only_operations_that_can_be_undone_carry_desfazer(service: HouseholdService) -> None:
+    await service.start(CHAT, GROUP, ANA)
+    joined = await admitted(service, BRUNO)
+    registered = await confirmed(service, ANA, "despesa", "Mercado 1.500")
+    leaving = only_preview(await service.leave(CHAT, BRUNO))
+    left = await service.press(CHAT, ANA.user_id, *ok(leaving))
+    assert joined.edit is not None and joined.edit.undo_key is None
+    assert left.edit is not None and left.edit.undo_key is None
+    assert registered.edit is not None and registered.edit.undo_key is not None
+
+
+OPERATION_ID = "cmd-60849001"
+
+
+def test_what_cannot_be_undone_is_joining_leaving_erasing_and_an_undo() -> None:
+    cannot = {tool.name for tool in TOOLS if issubclass(tool, WriteTool) and not tool.undoable}
+    assert cannot == {*CHANGE_NO_TOTALS, UNDO_TOOL}
+
+
+async def test_desfazer_pressed_on_a_confirmed_entrar_says_why_and_shows_no_internal_id(
+        service: HouseholdService) -> None:
+    await service.start(CHAT, GROUP, ANA)
+    joining = only_preview(await service.join(CHAT, BRUNO, None, operation_id=OPERATION_ID))
+    await service.press(CHAT, ANA.user_id, *ok(joining))
+
+    pressed = await service.press(CHAT, ANA.user_id, Decision.UNDO, joining.key)
+
+    assert pressed.alert and pressed.post is None
+    assert pressed.answer == history.not_undoable_alert()
+    assert OPERATION_ID not in pressed.answer
+
+
+@pytest.mark.parametrize("error", [
+    OperationConflict(OPERATION_ID), OperationClosed(OPERATION_ID, "cancelled"), OperationClosed(OPERATION_ID, "expired"),
+    PreviewNotShown(OPERATION_ID), UnknownOperation(OPERATION_ID), AlreadyUndone(OPERATION_ID),
+], ids=lambda e: f"{type(e).__name__}-{getattr(e, 'status', '')}")
+def test_no_error_about_an_operation_shows_its_internal_id(error: DomainError) -> None:
+    assert OPERATION_ID not in messages.error_text(error)
+
+
+async def test_undoing_what_cannot_be_undone_is_refused_without_naming_an_internal_id(
+        service: HouseholdService) -> None:
+    """The model's undoOperation on a join, a pending spend, an undo, an operation undone
+    already, or one that never was: the refusal a person may read says why, never which id."""
+    await service.start(CHAT, GROUP, ANA)
+    joining = only_preview(await service.join(CHAT, BRUNO, None, operation_id="cmd-join-1"))
+    await service.press(CHAT, ANA.user_id, *ok(joining))
+    await confirmed(service, ANA, "despesa", "Mercado 1.500")
+    pending = only_preview(await service.command(CHAT, ANA, "gasto", "5 mercado"))
+    spend = await posted_spend(service, "7 mercado", 510)
+    undo = await service.press(CHAT, ANA.user_id, Decision.UNDO, spend.key)
+    assert undo.post is not None
+    await service.press(CHAT, ANA.user_id, *ok(undo.post))
+    context = await service.chats.context(CHAT)
+    assert context is not None
+    tool = context.write_tool(UndoOperationTool.name)
+    assert isinstance(tool, UndoOperationTool)
+
+    for number, target in enumerate([joining.operation_id, pending.operation_id, undo.post.operation_id,
+                                     spend.operation_id, "op-never-made"]):
+        with pytest.raises(DomainError) as refused:
+            await tool.undo_operation(operation_id=f"undo-x{number}", target=target)
+        assert target not in messages.error_text(refused.value), target
+
+
 async def test_only_members_may_press_desfazer(service: HouseholdService, storage: InMemoryStorage) -> None:
     await with_mercado(service)
     spend = await posted_spend(service)
@@ -205,7 +285,7 @@ async def test_export_writes_a_csv_excel_reads_in_pt_br(service: HouseholdServic
     await posted_spend(service, "1.234,56 mercado", 800)
     out = io.BytesIO()
 
-    name = await service.export(CHAT, JUNE, out)
+    name = await service.export(CHAT, ANA, JUNE, out)
 
     data = out.getvalue()
     assert name == "extrato-2026-06.csv"
@@ -216,6 +296,24 @@ async def test_export_writes_a_csv_excel_reads_in_pt_br(service: HouseholdServic
     assert spend[:6] == ["15/06/2026", "2026-06", "gasto", "Mercado", "1234,56", "BRL"]
     assert spend[7] == "Ana"
     assert len(rows) == 3  # the header, the expense's registration, the spend
+
+
+async def test_a_stranger_in_the_group_reads_nothing_of_the_household(service: HouseholdService) -> None:
+    """Reads are for members, as writes are (issue 27, finding 2): every read command, the month
+    /grafico and /exportar ask for, and the export itself answer the join hint."""
+    await with_mercado(service)
+    await posted_spend(service, "1.234,56 mercado", 800)
+    hint = messages.join_hint_text()
+
+    answers = {command: await service.answer(command, CHAT, STRANGER, "") for command in QUERIES}
+    months = {command: await service.month_for(command, CHAT, STRANGER, "", whole=command == "exportar")
+              for command in ("grafico", "exportar")}
+    out = io.BytesIO()
+    exported = await service.export(CHAT, STRANGER, None, out)
+
+    assert answers == dict.fromkeys(QUERIES, hint)
+    assert months == {"grafico": hint, "exportar": hint}
+    assert exported == Reply(hint) and out.getvalue() == b""
 
 
 async def test_renomear_and_arquivar_are_previews_and_history_stays(

@@ -276,6 +276,28 @@ async def test_a_statement_is_one_preview_confirmed_by_a_press_and_the_same_file
     assert await actual(storage, "Farmácia") == Money.of("240.50", "BRL")
 
 
+async def test_an_undone_statement_can_be_imported_again_once_in_memory(storage: InMemoryStorage) -> None:
+    media = await household(storage, None)
+    data = (SAMPLES / "itau_june.ofx").read_bytes()
+    [first] = await media.statement(CHAT, ANA, Downloads(data).incoming("a.ofx"), "doc-1")
+    assert isinstance(first, Preview)
+    await posted(media, first)
+    await media.household.press(CHAT, ANA.user_id, Decision.CONFIRM, first.key)
+    undo = await media.household.press(CHAT, ANA.user_id, Decision.UNDO, first.key)
+    assert undo.post is not None
+    await posted(media, undo.post)
+    await media.household.press(CHAT, BRUNO.user_id, Decision.CONFIRM, undo.post.key)
+    assert await actual(storage, "Farmácia") == Money.zero("BRL")
+
+    [again] = await media.statement(CHAT, ANA, Downloads(data).incoming("a.ofx"), "doc-2")
+    assert isinstance(again, Preview) and again.text.startswith("🏦 Importar 4 lançamentos")
+    await posted(media, again)
+    await media.household.press(CHAT, ANA.user_id, Decision.CONFIRM, again.key)
+    [third] = await media.statement(CHAT, ANA, Downloads(data).incoming("a.ofx"), "doc-3")
+    assert isinstance(third, Reply) and "Já importados antes: 4" in third.text
+    assert await actual(storage, "Farmácia") == Money.of("240.50", "BRL")
+
+
 async def test_an_overlapping_statement_proposes_only_its_new_lines(storage: InMemoryStorage) -> None:
     media = await household(storage, None)
     [first] = await media.statement(CHAT, ANA, Downloads((SAMPLES / "itau_june.ofx").read_bytes())

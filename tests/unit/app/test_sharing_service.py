@@ -268,7 +268,7 @@ async def test_the_export_names_the_payer_and_each_members_share(service: Househ
     await spent(service, ANA, "37,90 mercado")
     out = io.BytesIO()
 
-    await service.export(CHAT, None, out)
+    await service.export(CHAT, ANA, None, out)
 
     rows = list(csv.reader(io.StringIO(out.getvalue().decode("utf-8-sig")), delimiter=";"))
     header, spend = rows[0], next(r for r in rows if r[2] == "gasto")
