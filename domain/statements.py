@@ -20,6 +20,7 @@ from enum import Enum
 from typing import Protocol
 
 from domain.budget import Budget, RecurringExpense
+from domain.cards import CardRef
 from domain.errors import DomainError
 from domain.household import Member
 from domain.money import Money, Period
@@ -185,6 +186,8 @@ class Spend:
     expense: str
     period: Period
     amount: Money
+    card: CardRef | None = None  # a card statement's line: on that card, in its fatura's month
+    on: date | None = None
 
 
 def apply_statement_lines(budget: Budget, spends: Iterable[Spend], paid_by: Member | None = None,
@@ -198,7 +201,8 @@ def apply_statement_lines(budget: Budget, spends: Iterable[Spend], paid_by: Memb
         if expense is None:
             expense = expenses[spend.expense] = budget.find_by_name(spend.expense)
         shares = budget.shares_for(spend.amount, paid_by, members) if paid_by is not None and members else ()
-        expense.add_to_actual(spend.period, spend.amount, paid_by=paid_by, shares=shares)
+        expense.add_to_actual(spend.period, spend.amount, paid_by=paid_by, shares=shares, card=spend.card,
+                              on=spend.on)
 
 
 class StatementImports(Protocol):

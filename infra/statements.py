@@ -42,6 +42,7 @@ _SGML_HEADER_LINE = re.compile(r"^(ENCODING|CHARSET):.*$", re.MULTILINE)
 class Statement:
     lines: list[StatementLine]
     currency: str | None = None  # as the file declares it (OFX <CURDEF>), when it does
+    card: bool = False  # a credit card's (OFX CREDITCARDMSGSRSV1, Nubank's card CSV): its lines go on a card
 
 
 def is_statement(filename: str | None) -> bool:
@@ -67,7 +68,8 @@ def parse_statement(filename: str, data: bytes) -> Statement:
     if name.endswith(".ofx"):
         statement = _parse_ofx(text)
     elif name.endswith(".csv"):
-        statement = Statement(_parse_csv(text))
+        lines, card = _parse_csv(text)
+        statement = Statement(lines, card=card)
     else:
         raise StatementError("Só leio extratos .ofx ou .csv.")
     if not statement.lines:
@@ -133,7 +135,8 @@ def _parse_ofx(text: str) -> Statement:
             "Confira se é o extrato exportado pelo banco.") from None
     currency = tree.findtext(".//CURDEF")
     lines = [_ofx_line(index, element) for index, element in enumerate(tree.findall(".//STMTTRN"), 1)]
-    return Statement(lines, currency.strip().upper() if currency else None)
+    card = tree.find(".//CCSTMTRS") is not None  # inside CREDITCARDMSGSRSV1
+    return Statement(lines, currency.strip().upper() if currency else None, card=card)
 
 
 def _ofx_line(index: int, element: Any) -> StatementLine:
@@ -165,7 +168,7 @@ def _ofx_date(value: str) -> date | None:
 # --------------------------------------------------------------------------- CSV
 
 
-def _parse_csv(text: str) -> list[StatementLine]:
+def _parse_csv(text: str) -> tuple[list[StatementLine], bool]:
     reader = csv.reader(io.StringIO(text))
     try:
         rows = [row for row in reader if any(cell.strip() for cell in row)]
@@ -177,12 +180,12 @@ def _parse_csv(text: str) -> list[StatementLine]:
         raise StatementError(f"Não consegui ler a linha {reader.line_num} deste CSV. "
                              "Nada foi importado; confira o arquivo.") from None
     if not rows:
-        return []
+        return [], False
     header = tuple(fold(cell) for cell in rows[0])
     if header[:3] == CARD_HEADER:
-        return list(_card_lines(rows[1:]))
+        return list(_card_lines(rows[1:])), True
     if header[:4] == ACCOUNT_HEADER:
-        return list(_account_lines(rows[1:]))
+        return list(_account_lines(rows[1:])), False
     raise StatementError(
         "Não reconheci este CSV. Leio os do Nubank: fatura do cartão (date,title,amount) e conta "
         "(Data,Valor,Identificador,Descrição), ou um OFX do seu banco.")

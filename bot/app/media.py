@@ -22,6 +22,7 @@ from bot.texts import media as media_texts
 from domain.agent.media_prompt import PHOTO_INSTRUCTIONS, photo_message
 from domain.agent.model import LanguageModel, ModelFailure
 from domain.agent.statement_suggestions import suggest_expenses
+from domain.errors import DomainError
 from domain.statements import (
     MAX_STATEMENT_BYTES,
     NotAStatement,
@@ -135,11 +136,13 @@ class MediaService:
     # -- statements -------------------------------------------------------------------------
 
     async def statement(self, chat_id: int, speaker: Speaker, incoming: Incoming,
-                        operation_id: str) -> list[Outcome]:
+                        operation_id: str, caption: str | None = None) -> list[Outcome]:
         """A .ofx or .csv statement: one `Importar N lançamentos` preview of its new debits.
 
         `operation_id` comes from the Telegram update, so an update processed again finds its
-        preview instead of proposing a second one."""
+        preview instead of proposing a second one. A card's statement goes on the card the
+        `caption` names (or the household's only card); with several and none named, the member
+        is asked which."""
         found = await self.household.chats.for_member(chat_id, speaker)
         if isinstance(found, Reply):
             return [found]
@@ -159,8 +162,13 @@ class MediaService:
             if statement.currency and statement.currency != currency:
                 raise StatementError(f"O extrato está em {statement.currency}, e a casa usa {currency}. "
                                      "Nada foi importado.")
+            card = await self._card_of(context, statement.card, caption)
+            if isinstance(card, Reply):
+                return [card]
             arguments = {**await self._import_arguments(context, incoming.name, statement.lines),
                          "paidBy": member.name}  # who sent the file paid its lines
+            if card is not None:
+                arguments["card"] = card
         except NotAStatement as error:
             return [Reply(media_texts.not_a_statement_text(error.found, incoming.name, error.line))]
         except StatementError as error:
@@ -170,6 +178,27 @@ class MediaService:
             return [Reply(media_texts.nothing_new_text(incoming.name, arguments["skipped"], unmatched,
                                                      len(arguments["credits"])))]
         return [await self.household.proposals.fresh(context, IMPORT_TOOL, arguments, operation_id)]
+
+    async def _card_of(self, context: ChatContext, card_statement: bool, caption: str | None) -> str | Reply | None:
+        """The card a card statement's lines go on: the one the caption names, or the household's
+        only card; a question when it has several and the caption names none; None for a bank
+        account's statement, or a household with no card (its lines are plain spends)."""
+        if not card_statement:
+            return None
+        budget = await self.household.storage.budgets.load(context.link.budget_id, periods=())
+        cards = budget.active_cards()
+        if not cards:
+            return None
+        words = (caption or "").split()
+        for size in range(len(words), 0, -1):  # the longest run of the caption's words that names one
+            for start in range(len(words) - size + 1):
+                try:
+                    return budget.find_card(" ".join(words[start:start + size])).name
+                except DomainError:
+                    continue
+        if len(cards) == 1:
+            return cards[0].name
+        return Reply(media_texts.which_card_text([card.name for card in cards]))
 
     async def _import_arguments(self, context: ChatContext, filename: str,
                                 lines: list[StatementLine]) -> dict[str, Any]:

@@ -72,7 +72,7 @@ async def statement_file(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     incoming = Incoming(fetcher(context, document.file_id), document.file_name or "extrato",
                         document.file_size)
     outcomes = await media_of(context).statement(chat_id_of(update), speaker_of(update), incoming,
-                                                 operation_id=operation_id_of(update, "doc"))
+                                                 operation_id=operation_id_of(update, "doc"), caption=message.caption)
     await deliver(context, chat_id_of(update), outcomes)
 
 

@@ -119,3 +119,9 @@ def nothing_new_text(file: str, skipped: int, unmatched: Sequence[str], credits:
     if credits:
         lines.append(f"Créditos (não são gastos): {credits}.")
     return "\n".join(lines)
+
+
+def which_card_text(cards: list[str]) -> str:
+    """A card's statement, and the household has several cards: which one it is."""
+    return ("💳 Este extrato é de um cartão de crédito. De qual? Mande o arquivo de novo com o nome "
+            f"do cartão na legenda ({', '.join(cards)}). Nada foi importado.")

@@ -183,6 +183,8 @@ def _import_facts(p: ImportPreview) -> list[str]:
         lines.append(f"• {clip(group.expense)}: {_count_word(group.count)}, {money(group.total)}"
                      + (f" ({suggested} sugerido{'s' if suggested > 1 else ''} pelo modelo)" if suggested else ""))
     lines.append(f"Total: {money(p.total)}")
+    if p.card:
+        lines.append(f"Cartão: {p.card} (cada compra na fatura em que cai)")
     if p.paid_by:
         lines.append(f"Pago por {p.paid_by}, dividido pela regra da casa")
     aside = [("Sem despesa correspondente (não serão importados)", p.unmatched),

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 from pydantic import Field
 
+from domain.cards import CardRef
 from domain.errors import InvalidArgument, InvalidMoney
 from domain.household import Household
 from domain.money import Money, Period
@@ -62,6 +64,7 @@ class ImportPreview(Preview):
     credits: tuple[AsideLine, ...]
     skipped: int
     paid_by: str | None = field(default=None, metadata={OMIT: None})  # who sent the file
+    card: str | None = field(default=None, metadata={OMIT: None})  # a card statement's card
     limits: tuple[LimitNote, ...] = field(default=(), metadata={OMIT: ()})  # thresholds the lines reached
 
 
@@ -89,6 +92,9 @@ class ImportStatementArgs(WriteArgs):
     credits: list[AsideLineArg] = Field(default_factory=list)
     skipped: int = 0
     paid_by: str | None = None  # who sent the file: every line is theirs, shared by the rule
+    card: str | None = None  # a card statement: every line a purchase on it, in its fatura's month
+
+    added_later: ClassVar[frozenset[str]] = frozenset({"card"})
 
 
 class ImportStatementTool(WriteTool[ImportStatementArgs]):
@@ -131,27 +137,34 @@ class ImportStatementTool(WriteTool[ImportStatementArgs]):
             raise InvalidArgument("A importação repete um lançamento.")
         payer = (self.household.member_named(args.paid_by)
                  if args.paid_by is not None and self.household is not None else None)
-        spends = []
+        days = []
         for line in args.lines:
             day = parse_date(line.date, "Data do lançamento")
             if line.amount <= 0:
                 raise InvalidMoney(f"Gasto não positivo no extrato: {line.amount} ({line.description}).")
-            spends.append((line, Period.of(day)))
-        budget = await self.budget_repo.load(self.budget_id, periods={period for _, period in spends})
+            days.append((line, day))
+        # A card's purchase may fall in the next month's fatura: both months are loaded.
+        months = {Period.of(day) for _, day in days}
+        budget = await self.budget_repo.load(self.budget_id,
+                                             periods=months | {m.plus(1) for m in months} if args.card else months)
+        card = budget.find_card(args.card) if args.card is not None else None
+        spends = [(line, card.fatura_of(day) if card is not None else Period.of(day), day) for line, day in days]
         # Every expense is resolved before anything changes: one renamed or gone since the
         # preview fails the whole import, not half of it.
-        names = {name: budget.find_by_name(name).name for name in {line.expense for line, _ in spends}}
-        resolved = [Spend(names[line.expense], period, Money.of(line.amount, budget.currency))
-                    for line, period in spends]
+        names = {name: budget.find_by_name(name).name for name in {line.expense for line, _, _ in spends}}
+        resolved = [Spend(names[line.expense], period, Money.of(line.amount, budget.currency),
+                          CardRef(card.id, card.name) if card is not None else None, day if card is not None else None)
+                    for line, period, day in spends]
         # Read after the budget (whose row a confirmation locks), so a confirmation that waited
         # for another import sees the lines it recorded.
         already = await self.imports.already_imported(self.household_id, keys)
         if already:
             raise AlreadyImported(len(already))
         apply_statement_lines(budget, resolved, payer, self.household.members if self.household else ())
-        preview = statement_preview(args, resolved, [line.suggested for line, _ in spends], budget.currency,
+        preview = statement_preview(args, resolved, [line.suggested for line, _, _ in spends], budget.currency,
                                     payer.name if payer is not None else None)
-        preview = replace(preview, limits=tuple(note for expense in budget.expenses for note in limit_notes(expense)))
+        preview = replace(preview, card=card.name if card is not None else None,
+                          limits=tuple(note for expense in budget.expenses for note in limit_notes(expense)))
 
         async def commit() -> None:
             await self.budget_repo.save(budget)

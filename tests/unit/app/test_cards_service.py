@@ -8,6 +8,7 @@ import itertools
 
 import pytest
 
+from bot.app.media import Incoming, MediaService
 from bot.app.outcomes import Preview
 from bot.app.service import HouseholdService
 from domain.ledger import EntryKind
@@ -307,3 +308,49 @@ async def test_a_month_that_is_not_the_purchases_on_a_card_is_refused_saying_why
     answer = only_reply(await service.command(CHAT, ANA, "gasto", "50 mercado 2026-04 no nubank"))
 
     assert "uma compra em 15/06/2026 no Nubank cai na fatura de 07/2026, não em 2026-04" in answer
+
+
+# --------------------------------------------------------------------------- a card's statement
+
+NUBANK_CARD_CSV = (b"date,title,amount\n"
+                   b"2026-06-01,Mercado Extra,120.50\n"
+                   b"2026-06-10,Farmacia Sao Joao,45.00\n"
+                   b"2026-06-12,Pagamento recebido,-500.00\n")
+
+
+def a_file(data: bytes, name: str = "nubank-2026-06.csv") -> Incoming:
+    async def fetch() -> bytes:
+        return data
+    return Incoming(fetch, name, len(data))
+
+
+async def with_two_cards(service: HouseholdService) -> MediaService:
+    await with_nubank(service)
+    await confirmed(service, ANA, "cartao", "Itaú Visa fecha 25 vence 5")
+    await confirmed(service, ANA, "despesa", "Farmácia 300 dia 5")
+    return MediaService(service)
+
+
+async def test_a_card_statement_asks_which_card_when_the_household_has_several(service: HouseholdService) -> None:
+    media = await with_two_cards(service)
+
+    answer = only_reply(await media.statement(CHAT, ANA, a_file(NUBANK_CARD_CSV), "doc-1"))
+
+    assert "De qual? Mande o arquivo de novo com o nome do cartão na legenda (Nubank, Itaú Visa)" in answer
+
+
+async def test_a_card_statement_named_in_the_caption_puts_each_purchase_in_its_fatura(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    media = await with_two_cards(service)
+
+    preview = only_preview(await media.statement(CHAT, ANA, a_file(NUBANK_CARD_CSV), "doc-1", caption="fatura do nubank"))
+    await service.preview_posted(CHAT, preview.operation_id, 9_999)  # as the handler does once it is posted
+    done = await pressed(service, preview)
+
+    assert "Cartão: Nubank (cada compra na fatura em que cai)" in preview.text
+    assert "✅ 2 lançamentos importados" in done
+    # Closing on the 3rd: the 1 June purchase is June's fatura, the 10 June one July's.
+    assert [(period, amount) for period, amount, _, _ in spends(storage)] == [
+        (Period(2026, 6), brl("120.50")), (Period(2026, 7), brl("45.00"))]
+    assert "Total: R$ 120,50" in await fatura(service, "nubank 2026-06")
+    assert "Total: R$ 45,00" in await fatura(service, "nubank 2026-07")
