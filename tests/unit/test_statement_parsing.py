@@ -144,3 +144,9 @@ def test_a_file_that_is_no_statement_is_refused_saying_what_it_is(name: str, dat
 def test_only_ofx_and_csv_names_are_statements() -> None:
     assert is_statement("Extrato.OFX") and is_statement("nubank.csv")
     assert not is_statement("foto.jpg") and not is_statement(None)
+
+
+@pytest.mark.parametrize(("name", "card"), [("card_v2.ofx", True), ("nubank_card.csv", True),
+                                            ("itau_june.ofx", False), ("nubank_account.csv", False)])
+def test_a_card_statement_says_it_is_a_cards(name: str, card: bool) -> None:
+    assert parse_statement(name, (SAMPLES / name).read_bytes()).card is card
