@@ -144,7 +144,9 @@ class Player:
         started = time.perf_counter()
         reply = await chat.send(text, sender=sender)
         latency = time.perf_counter() - started
-        calls = [Call(index, c.name, canonical_args(world.tool(c.name), c.args, await _speaker(world, c, sender)),
+        # Scored as the tool received them (grounded in the members' words): what the preview shows.
+        calls = [Call(index, c.name, canonical_args(world.tool(c.name), c.received or c.args,
+                                                    await _speaker(world, c, sender)),
                       c.error, c.result)
                  for c in reply.tool_calls]
         persisted = sum(1 for c in calls if c.receipt is not None and c.receipt.persisted)

@@ -68,6 +68,9 @@ class ToolCall:
     error: str | None = None
     call_id: str = ""
     source: str = "model"  # or READER: made by the free-text reader, with no model request
+    # The arguments as the tool received them: with the speaker filled in and grounded in the
+    # members' words (domain.tools.grounding). `args` stays as the model sent it (contract §3).
+    received: dict[str, Any] | None = None
 
 
 READER = "reader"
@@ -302,6 +305,7 @@ class AgentChat:
             parsed, refusal = grounded.arguments, grounded.refusal
         if isinstance(tool, WriteTool) and not (parsed.get("operationId") or parsed.get("operation_id")):
             parsed = {**parsed, "operationId": MINTED}  # _scoped derives the real one
+        call.received = parsed
         try:
             if isinstance(tool, WriteTool) and refusal is not None:
                 await tool.check(tool.parse(parsed))  # the tool's own refusal names more: it goes first

@@ -202,11 +202,11 @@ class SqlLedger:
     async def fatura(self, card_id: str, fatura: Period) -> list[LedgerEntry]:
         """One seek on (card_id, period), then the entries' shares by id."""
         # Only a card's spends have a period: its own entries (registered, renamed …) have none.
-        query = (select(*_COLUMNS)
-                 .where(entries.c.card_id == card_id, entries.c.period == str(fatura))
-                 .order_by(entries.c.id))
+        # Sorted here, not by ORDER BY id: on a large ledger that tempted PostgreSQL into walking
+        # the primary key instead of seeking the card's index (bench/ledger.py fatura_vs_resumo).
+        query = select(*_COLUMNS).where(entries.c.card_id == card_id, entries.c.period == str(fatura))
         async with self._db.reading() as connection:
-            rows = (await connection.execute(query)).all()
+            rows = sorted((await connection.execute(query)).all(), key=lambda row: row.id)
             shared = await sharing.shares_of(connection, [row.id for row in rows])
         return [_entry(row)._replace(shares=shared.get(row.id, ())) for row in rows]
 
