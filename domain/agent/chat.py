@@ -257,7 +257,10 @@ class AgentChat:
         the reader is not sure, or a call it made was refused: the model's turn."""
         assert self.reader is not None
         history = await self.conversations.recent(self.conversation_id, self.history_turns)
-        read = self.reader(text, last_write_call(history, self.tools))
+        last = last_write_call(history, self.tools)
+        if last is not None and await self._was_confirmed(last):
+            last = None  # a correction of what is already written is an undo and a new call: the model's
+        read = self.reader(text, last)
         if not read:
             return None
         raw_calls = [{"id": f"{READER}_{i}", "type": "function",
@@ -324,6 +327,13 @@ class AgentChat:
             call.error = str(error)
         return call
 
+    async def _was_confirmed(self, call: Mapping[str, Any]) -> bool:
+        operation_id = call.get("operationId")
+        if not isinstance(operation_id, str):
+            return False
+        operation = await self.operations.get(operation_id)
+        return operation is not None and operation.status is OperationStatus.CONFIRMED
+
     async def _confirms_earlier(self, tool: Tool, arguments: Mapping[str, Any]) -> bool:
         """Whether a call confirms a preview already waiting (its operationId, or, without one, any
         of the same tool): only such a call keeps its arguments as the preview had them."""
@@ -389,20 +399,22 @@ class AgentChat:
 def last_write_call(history: Sequence[Message], tools: Mapping[str, Tool]) -> dict[str, Any] | None:
     """The write call the conversation proposed last, as it was made ({"name", "arguments"}): the
     one a correction ("não, era 40") changes. A call the tool refused does not count."""
-    refused = {m.get("tool_call_id") for m in history if m.get("role") == "tool"
-               and isinstance(m.get("content"), str) and m["content"].startswith('{"error"')}
+    results = {m.get("tool_call_id"): m.get("content") for m in history if m.get("role") == "tool"}
     for message in reversed(history):
         for raw in reversed(message.get("tool_calls") or []):
             function = raw.get("function") or {}
             tool = tools.get(str(function.get("name")))
-            if not isinstance(tool, WriteTool) or raw.get("id") in refused:
+            result = results.get(raw.get("id"))
+            if not isinstance(tool, WriteTool) or not isinstance(result, str) or result.startswith('{"error"'):
                 continue
             try:
                 arguments = json.loads(function.get("arguments") or "{}", parse_float=Decimal)
-            except (json.JSONDecodeError, TypeError):
+                operation_id = json.loads(result).get("operationId")
+            except (json.JSONDecodeError, TypeError, AttributeError):
                 continue
             if isinstance(arguments, dict):
-                return {"name": tool.name, "arguments": arguments}
+                # The operation it landed on (the chat may have scoped or minted its id).
+                return {"name": tool.name, "arguments": arguments, "operationId": operation_id}
     return None
 
 

@@ -266,3 +266,14 @@ def test_a_card_the_reader_is_unsure_of_goes_to_the_model(text: str) -> None:
 
 def test_without_a_card_by_that_name_a_word_after_no_is_just_a_word() -> None:
     assert reader().read("gastei 50 no mercado no centro") == [spend("Mercado", "50")]
+
+
+async def test_a_correction_of_a_spend_already_confirmed_is_the_models_not_a_second_spend() -> None:
+    model = ScriptedModel(say("Quer desfazer o de 50 e lançar 40?"))
+    chat, _ = await chat_with(model)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+    await chat.send("sim", sender="Bruno")
+
+    reply = await chat.send("não, era 40", sender="Ana")
+
+    assert len(model.requests) == 1 and not reply.receipts
