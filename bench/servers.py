@@ -198,7 +198,8 @@ TRACED = [  # (module, class, methods): where a turn's and a confirmation's time
 
 
 def install_tracing(path: str) -> None:
-    """Times the methods above per kind of update (text, press, command) and writes, at exit,
+    """Times the methods above per kind of update (text, the reader's text, press, command) and
+    writes, at exit,
     each one's calls per update and median milliseconds to `path`."""
     import atexit
     import contextvars
@@ -208,6 +209,8 @@ def install_tracing(path: str) -> None:
     import statistics
     import time
     from collections import defaultdict
+
+    from bench.common import READER_TEXT
 
     kind: contextvars.ContextVar[str] = contextvars.ContextVar("bench_kind", default="other")
     spans: dict[tuple[str, str], list[float]] = defaultdict(list)
@@ -221,7 +224,7 @@ def install_tracing(path: str) -> None:
                 message = getattr(update, "effective_message", None)
                 text = getattr(message, "text", None) or ""
                 kind.set("press" if update.callback_query else "command" if text.startswith("/")
-                         else "text")
+                         else "reader text" if text == READER_TEXT else "text")
                 updates[kind.get()] += 1
             started = time.perf_counter()
             try:
@@ -263,7 +266,7 @@ def install_tracing(path: str) -> None:
 
     def report() -> None:
         lines = []
-        for which in ("text", "press", "command", "other"):
+        for which in ("text", "reader text", "press", "command", "other"):
             rows = [(label, values) for (k, label), values in spans.items() if k == which]
             if not rows and not statements[which]:
                 continue

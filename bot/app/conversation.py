@@ -9,7 +9,7 @@ from typing import Any
 from bot.app.chats import ChatContext, Chats, scope
 from bot.app.outcomes import Outcome, Reply, Speaker
 from bot.app.ports import Storage
-from bot.app.proposals import Proposals
+from bot.app.proposals import Proposals, Spelling
 from bot.texts import guide, messages
 from domain.agent.chat import DEFAULT_HISTORY_TURNS, AgentChat, AgentReply
 from domain.agent.model import FailureKind, LanguageModel
@@ -60,9 +60,10 @@ class Conversation:
         reply = await chat.send(text, sender=member.name, attachments=attachments)
         if reply.failure is FailureKind.NOT_CONFIGURED:
             return [Reply(guide.no_model_text())]
-        return await self._outcomes(context, reply)
+        # The previews spell expenses and goals as the household does, from what this turn loaded.
+        return await self._outcomes(context, reply, Spelling(budget, goals))
 
-    async def _outcomes(self, context: ChatContext, reply: AgentReply) -> list[Outcome]:
+    async def _outcomes(self, context: ChatContext, reply: AgentReply, spelling: Spelling) -> list[Outcome]:
         outcomes: list[Outcome] = [Reply(reply.text)] if reply.text.strip() else []
         if not outcomes and not reply.receipts:
             # Tools ran (reads, or calls refused) and the model then said nothing: weak models
@@ -77,10 +78,10 @@ class Conversation:
             if operation is None:
                 continue
             if not receipt.confirmed:
-                outcomes.append(await self.proposals.preview(context, operation))
+                outcomes.append(await self.proposals.preview(context, operation, spelling))
             elif receipt.persisted:
                 # Confirmed by text through the model: the posted preview shows it as a press would.
-                edit = await self.proposals.final_edit(context, operation)
+                edit = await self.proposals.final_edit(context, operation, spelling)
                 if edit is not None:
                     outcomes.append(edit)
         return outcomes

@@ -8,14 +8,17 @@ again finds its operation instead of proposing a second one.
 from __future__ import annotations
 
 import secrets
-from dataclasses import fields, is_dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, is_dataclass, replace
 from typing import Any
 
 from bot.app.chats import ChatContext
 from bot.app.outcomes import Edit, Photo, Preview, Reply
 from bot.app.ports import Storage
 from bot.texts import history, messages, previews, sharing
+from domain.budget import Budget
 from domain.errors import DomainError
+from domain.goals import Goal
 from domain.money import Money, Period
 from domain.operations.log import Operation, OperationStatus
 from domain.operations.previews import Preview as ProposedChange
@@ -30,6 +33,15 @@ from domain.tools.undo import UndoPreview
 def minted() -> str:
     """An operation id for a proposal no update names (the console's)."""
     return f"cmd-{secrets.token_hex(6)}"
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """The budget and goals a turn already loaded: how the household spells its expenses and
+    goals, so showing the turn's previews loads neither again."""
+
+    budget: Budget
+    goals: Sequence[Goal]
 
 
 class Proposals:
@@ -64,8 +76,9 @@ class Proposals:
         assert operation is not None
         return await self.preview(context, operation)
 
-    async def preview(self, context: ChatContext, operation: Operation) -> Preview:
-        shown = await self.shown(context, operation)
+    async def preview(self, context: ChatContext, operation: Operation,
+                      spelling: Spelling | None = None) -> Preview:
+        shown = await self.shown(context, operation, spelling)
         pix = self._pix(context, operation, shown)
         text = previews.preview_text(operation.tool, shown, pix.lines if pix else ())
         photo = Photo(sharing.qr_png(pix.payload), pix.caption) if pix else None
@@ -78,7 +91,8 @@ class Proposals:
             return None
         return sharing.pix_payment(shown, context.household, operation.key)
 
-    async def shown(self, context: ChatContext, operation: Operation) -> ProposedChange:
+    async def shown(self, context: ChatContext, operation: Operation,
+                    spelling: Spelling | None = None) -> ProposedChange:
         """The preview as a person should read it: the expense or goal as the household spells
         it ("Lua de mel", not the "lua" that was typed), so the member sees what will change.
         A confirmed operation shows its receipt's preview, made again at the confirmation: the
@@ -88,31 +102,50 @@ class Proposals:
         stored = operation.preview
         if operation.status is OperationStatus.CONFIRMED and operation.receipt is not None:
             stored = operation.receipt.preview
-        shown = await self._spelled(context, read_preview(operation.tool, stored))
+        shown = await self._spelled(context, read_preview(operation.tool, stored), spelling)
         if isinstance(shown, UndoPreview):  # an undo shows the operation it undoes
-            shown = replace(shown, original=await self._spelled(context, shown.original))
+            shown = replace(shown, original=await self._spelled(context, shown.original, spelling))
         safe: ProposedChange = _safe(shown)
         return safe
 
-    async def _spelled(self, context: ChatContext, preview: ProposedChange) -> ProposedChange:
+    async def _spelled(self, context: ChatContext, preview: ProposedChange,
+                       spelling: Spelling | None = None) -> ProposedChange:
+        """The preview with the expense or goal as the household spells it: from what the turn
+        loaded, or loaded now when the turn loaded nothing or does not know the name (registered
+        while the model thought)."""
+        if spelling is not None:
+            spelled = self._spelled_from(preview, spelling.budget, spelling.goals)
+            if spelled is not None:
+                return spelled
+        budget = goals = None
+        if isinstance(preview, SpendPreview | AdjustmentPreview):
+            budget = await self.storage.budgets.load(context.link.budget_id, periods=())
+        if isinstance(preview, ContributionPreview):
+            goals = await self.storage.goals.list(context.link.household_id, history=False)
+        # Renamed or gone since: the words as given.
+        return self._spelled_from(preview, budget, goals) or preview
+
+    @staticmethod
+    def _spelled_from(preview: ProposedChange, budget: Budget | None,
+                      goals: Sequence[Goal] | None) -> ProposedChange | None:
+        """None when the name is not found in these."""
         try:
             if isinstance(preview, SpendPreview | AdjustmentPreview):
-                budget = await self.storage.budgets.load(context.link.budget_id, periods=())
-                preview = replace(preview, expense=budget.find_by_name(preview.expense).name)
+                return replace(preview, expense=budget.find_by_name(preview.expense).name) if budget is not None else None
             if isinstance(preview, ContributionPreview):
-                goals = await self.storage.goals.list(context.link.household_id, history=False)
-                preview = replace(preview, goal=goal_matching(goals, preview.goal).name)
+                return replace(preview, goal=goal_matching(goals, preview.goal).name) if goals is not None else None
         except DomainError:
-            pass  # renamed or gone since: show the words as given
+            return None
         return preview
 
-    async def final_edit(self, context: ChatContext, operation: Operation) -> Edit | None:
+    async def final_edit(self, context: ChatContext, operation: Operation,
+                         spelling: Spelling | None = None) -> Edit | None:
         """The posted preview's message, showing how the operation ended, without its
         Confirmar/Cancelar buttons (a confirmed one keeps ↩️ Desfazer)."""
         if operation.message_id is None:
             return None
         tool, by = operation.tool, operation.decided_by
-        shown = await self.shown(context, operation)
+        shown = await self.shown(context, operation, spelling)
         if operation.status is OperationStatus.CONFIRMED:
             pix = self._pix(context, operation, shown)
             text = previews.confirmed_text(tool, shown, by, pix.lines if pix else ())

@@ -17,7 +17,7 @@ from domain.agent.text_calls import read_text_calls
 from domain.errors import DomainError
 from domain.operations.log import InMemoryOperationLog, Operation, OperationLog, OperationStatus
 from domain.operations.receipts import ToolReceipt
-from domain.reading.replies import only_agrees
+from domain.reading.replies import may_correct, only_agrees
 from domain.text import fold
 from domain.tools.base import Tool, WriteArgs, WriteTool, compact_json
 from domain.tools.confirmer import Confirmer
@@ -256,10 +256,13 @@ class AgentChat:
         them (and the reader itself reads such a correction of the call it sees last). None when
         the reader is not sure, or a call it made was refused: the model's turn."""
         assert self.reader is not None
-        history = await self.conversations.recent(self.conversation_id, self.history_turns)
-        last = last_write_call(history, self.tools)
-        if last is not None and await self._was_confirmed(last):
-            last = None  # a correction of what is already written is an undo and a new call: the model's
+        history: list[Message] = []
+        last = None
+        if may_correct(text):  # only a correction reads the conversation: a plain spend needs none of it
+            history = await self.conversations.recent(self.conversation_id, self.history_turns)
+            last = last_write_call(history, self.tools)
+            if last is not None and await self._was_confirmed(last):
+                last = None  # a correction of what is already written is an undo and a new call: the model's
         read = self.reader(text, last)
         if not read:
             return None

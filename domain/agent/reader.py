@@ -24,6 +24,7 @@ from domain.goals import Goal
 from domain.household import Household, Member
 from domain.money import Period
 from domain.reading.message import Found, Scan, scan, tokens_of
+from domain.reading.replies import CORRECTION_OPENERS, opens_correction
 from domain.text import fold
 
 RECORD_SPEND: Final = "recordSpend"
@@ -83,7 +84,7 @@ class SpendReader:
         if not text or len(text) > MAX_TEXT or "?" in text or "\n" in text.strip():
             return None
         said = scan(text, today=self.today)
-        if last is not None and said.words and _corrects(said.words):
+        if last is not None and said.words and opens_correction(said.words):
             return self._corrected(said, last)
         words = said.words
         if not words or words[0] in _QUESTION_OPENERS:
@@ -264,12 +265,8 @@ class SpendReader:
         return any(word in self.goal_words for word in rest)
 
 
-# What a correction opens with, and the only other words it may hold besides the amount, month or
-# day it corrects (folded).
-_CORRECTION_OPENERS: Final = frozenset({"nao", "ops", "opa", "oops", "opss", "errei", "corrigindo", "corrige",
-                                        "desculpa", "desculpe", "perdao", "alias"})
-_CORRECTION_PAIRS: Final = frozenset({("foi", "mal"), ("na", "verdade"), ("na", "real")})
-_CORRECTING: Final = _CORRECTION_OPENERS | frozenset({
+# The only words a correction may hold besides the amount, month or day it corrects (folded).
+_CORRECTING: Final = CORRECTION_OPENERS | frozenset({
     "foi", "mal", "na", "verdade", "real", "era", "eram", "foram", "e", "isso", "o", "a", "os", "as", "valor",
     "sao", "de", "do", "da", "no", "nesse", "gasto", "aporte", "certo", "correto", "pera", "espera",
     "quis", "dizer", "digo", "ne", "amor", "kkk", "kkkk", "desculpa", "mes", "dia"})
@@ -278,11 +275,6 @@ _MONEY_ARGUMENT: Final = {"recordSpend": "amount", "contributeToGoal": "amount",
                           "createGoal": "target", "registerExpense": "expected", "setIncome": "amount",
                           "settleUp": "amount"}
 _WHEN_ARGUMENT: Final = {"recordSpend": ("period", "month"), "contributeToGoal": ("date", "day")}
-
-
-def _corrects(words: Sequence[str]) -> bool:
-    """Whether a message opens as a correction: "não, …", "ops …", "foi mal, …", "na verdade …"."""
-    return words[0] in _CORRECTION_OPENERS or tuple(words[:2]) in _CORRECTION_PAIRS
 
 
 def _only_mine(words: Sequence[str], covered: set[int]) -> bool:

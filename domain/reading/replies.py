@@ -1,13 +1,16 @@
 """A member's yes or no to a preview, in words: the bot's confirmation by reply (contract §8: a
 member answers a preview with "confirma", "ok", 👍 or "cancela", "não", and the bot decides it
 exactly as the buttons would, with no model at all), and the agent's "pode confirmar" to the one
-preview waiting (domain/agent/chat.py)."""
+preview waiting (domain/agent/chat.py); and a reply that opens as a correction of the last
+proposal ("não, foi 250"), which the free-text reader reads against that proposal."""
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from typing import Final, Literal
 
+from domain.reading.message import scan
 from domain.text import fold
 
 Decision = Literal["confirm", "cancel"]
@@ -54,3 +57,20 @@ def only_agrees(text: str | None) -> bool:
     words = "".join(c if not unicodedata.category(c).startswith(("P", "Z")) else " "
                     for c in fold(text) if c not in _EMOJI_MODIFIERS).split()
     return bool(words) and set(words) <= _AGREEING and bool(set(words) & (CONFIRM_WORDS | {"confirmo"}))
+
+
+# What a correction opens with (folded): "não, …", "ops …", "foi mal, …", "na verdade …".
+CORRECTION_OPENERS: Final = frozenset({"nao", "ops", "opa", "oops", "opss", "errei", "corrigindo", "corrige",
+                                       "desculpa", "desculpe", "perdao", "alias"})
+_CORRECTION_PAIRS: Final = frozenset({("foi", "mal"), ("na", "verdade"), ("na", "real")})
+
+
+def opens_correction(words: Sequence[str]) -> bool:
+    """Whether a message's folded words open as a correction."""
+    return bool(words) and (words[0] in CORRECTION_OPENERS or tuple(words[:2]) in _CORRECTION_PAIRS)
+
+
+def may_correct(text: str) -> bool:
+    """Whether `text` opens as a correction, so the free-text reader needs the call it corrects:
+    the conversation is read only then."""
+    return opens_correction(scan(text).words)

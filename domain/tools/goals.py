@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -57,7 +58,7 @@ class GoalPreview(Preview):
     required_monthly: Money | None = field(default=None, metadata={OMIT: None, FORM: MONEY_FIXED})
 
 
-def goal_matching(goals: list[Goal], name: str) -> Goal:
+def goal_matching(goals: Sequence[Goal], name: str) -> Goal:
     """The goal named `name`, or the only one whose name contains it ("Amsterdam"); archived
     goals answer to nothing."""
     goals = [g for g in goals if not g.archived]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from domain.agent.chat import PREVIEWS_SENT, READER, AgentChat
+from domain.agent.conversation import InMemoryConversationStore, Message
 from domain.agent.model import FailureKind
 from domain.agent.reader import SpendReader
 from domain.budget import Budget
@@ -146,6 +147,34 @@ async def test_the_readers_message_and_preview_enter_the_conversation_the_model_
     assert history[1]["tool_calls"][0]["function"]["name"] == "recordSpend"
     assert history[2]["role"] == "tool" and '"amount":"50"' in history[2]["content"]
     assert history[3] == {"role": "assistant", "content": PREVIEWS_SENT}
+
+
+class CountingConversations(InMemoryConversationStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    async def recent(self, conversation_id: str, turns: int) -> list[Message]:
+        self.reads += 1
+        return await super().recent(conversation_id, turns)
+
+
+async def test_a_plain_spend_the_reader_takes_never_reads_the_conversation_only_a_correction_does() -> None:
+    house, budget, goals = household()
+    tools, repo, operations = tools_for(budget, house)
+    await repo.save(budget)
+    conversations = CountingConversations()
+    chat = AgentChat.create(ScriptedModel(), tools, operations=operations, conversations=conversations,
+                            reader=SpendReader.of(house, budget, goals, TODAY).read)
+
+    await chat.send("gastei 50 no mercado", sender="Ana")
+    await chat.send("paguei 120 de luz ontem", sender="Bruno")
+    assert conversations.reads == 0
+
+    [corrected] = (await chat.send("não, era 110", sender="Bruno")).tool_calls
+    assert conversations.reads == 1
+    assert corrected.source == READER and corrected.args["expense"] == "Luz"
+    assert corrected.args["amount"] == {"amount": "110", "currency": "BRL"}
 
 
 @pytest.mark.parametrize(("correction", "changed"), [
