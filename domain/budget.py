@@ -147,6 +147,18 @@ class RecurringExpense:
         if reached != said:
             self.alerted[period] = reached
 
+    def rearm_limits(self, period: Period) -> None:
+        """After a new expected amount: a threshold said in a loaded month that the month's actual
+        no longer reaches is said again when a spend reaches it (R$ 850 of R$ 1.000 was 80 %; of
+        R$ 1.500 it is 56 %, and 80 % of R$ 1.500 deserves its own warning). A threshold the new
+        amount makes reached is said by the next spend, not by the adjustment."""
+        said = self.alerted.get(period)
+        expected = self.expected_for(period)
+        if not said or not expected.is_positive:
+            return
+        percent = int(self.actual_for(period).amount * 100 // expected.amount)
+        self.alerted[period] = frozenset(t for t in said if percent >= t)
+
     def change_expected(self, new_expected: Money) -> None:
         self._check(new_expected)
         if new_expected.amount < 0:
@@ -302,6 +314,9 @@ class Budget:
                 expense.expected_since[EARLIEST] = expense.expected
             expense.expected_since[effective] = new_expected
         expense.expected = new_expected
+        for period in list(expense.alerted):
+            if effective is None or period >= effective:
+                expense.rearm_limits(period)
         return expense
 
     def expenses_in(self, period: Period) -> list[RecurringExpense]:

@@ -356,7 +356,9 @@ class AdjustExpenseTool(_BudgetWriteTool):
                                           "operation_id": operation_id, "confirm": confirm}))
 
     async def _stage(self, args: AdjustExpenseArgs) -> Staged:
-        budget = await self.budget_repo.load(self.budget_id, periods=())
+        # This month loaded: the limit warnings already said in it are re-armed by the new amount.
+        this_month = self._this_month()
+        budget = await self.budget_repo.load(self.budget_id, periods=[this_month] if this_month else ())
         found = find_expense(budget, args.expense)
         old_expected = found.expected
         new = positive(args.new_expected, "O novo valor")

@@ -146,3 +146,15 @@ async def test_ten_spends_confirmed_at_once_say_80_and_100_percent_once_each(dat
         count = (await connection.execute(select(func.count()).select_from(ledger_entries)
                                           .where(ledger_entries.c.kind == "spend"))).scalar()
         assert count == 10
+
+
+async def test_a_higher_expected_amount_re_arms_the_80_percent_warning_in_the_database(database: Database) -> None:
+    service = await a_couple_with_a_card(database)  # Mercado: R$ 1.000,00 a month
+    assert "⚠️ Mercado: 85 %" in await confirmed(service, ANA, "gasto", "850,00 mercado")
+
+    await confirmed(service, ANA, "ajuste", "mercado 1.500")  # 56 % of the new amount
+    async with database.reading() as connection:
+        assert (await connection.execute(select(expense_alerts.c.threshold))).scalars().all() == []
+
+    assert "⚠️ Mercado: 80 %" in await confirmed(service, ANA, "gasto", "350,00 mercado")
+    assert "⚠️" not in await confirmed(service, ANA, "gasto", "10,00 mercado")

@@ -228,3 +228,31 @@ def test_a_month_reaching_both_thresholds_at_once_says_it_once_with_the_percenta
 
     assert [limit.percent for limit in mercado.limits] == [199]
     assert mercado.alerted[Period(2026, 6)] == frozenset({80, 100})
+
+
+def test_a_higher_expected_amount_re_arms_the_thresholds_the_month_no_longer_reaches() -> None:
+    budget, _ = a_budget()  # Mercado: R$ 1.000,00 a month
+    mercado = budget.find_by_name("Mercado")
+    june = Period(2026, 6)
+    mercado.add_to_actual(june, brl("850"))  # 85 %: said
+
+    budget.adjust_amount("Mercado", brl("1500"), effective=june)  # 56 % of the new amount
+    mercado.add_to_actual(june, brl("350"))  # 80 % of R$ 1.500: said again
+
+    assert [limit.percent for limit in mercado.limits] == [85, 80]
+    assert mercado.alerted[june] == frozenset({80})
+
+
+def test_a_lower_expected_amount_leaves_its_new_threshold_to_the_next_spend_and_an_earlier_month_alone() -> None:
+    budget, _ = a_budget()
+    mercado = budget.find_by_name("Mercado")
+    may, june = Period(2026, 5), Period(2026, 6)
+    mercado.add_to_actual(may, brl("850"))  # May: 85 %, said
+    mercado.add_to_actual(june, brl("700"))  # June: 70 %
+
+    budget.adjust_amount("Mercado", brl("800"), effective=june)  # June: 87 % of the new amount
+    assert [limit.percent for limit in mercado.limits] == [85]  # the adjustment itself says nothing
+    mercado.add_to_actual(june, brl("10"))
+
+    assert [limit.percent for limit in mercado.limits] == [85, 88]
+    assert mercado.alerted[may] == frozenset({80})
