@@ -20,7 +20,7 @@ from enum import Enum
 from typing import Protocol
 
 from domain.budget import Budget, RecurringExpense
-from domain.cards import CardRef
+from domain.cards import MAX_INSTALLMENTS, Card, CardRef
 from domain.errors import DomainError
 from domain.household import Member
 from domain.money import Money, Period
@@ -177,6 +177,42 @@ def plan_import(budget: Budget, lines: Sequence[StatementLine], imported: Collec
             plan.unmatched.append(line)
             plan.unmatched_fingerprints.append(key)
     return plan
+
+
+# How a card statement marks a parcela: "Netshoes - Parcela 3/10" (Nubank), "LOJA X 03/10" at the
+# end of the description (most banks' faturas), "parcela 3 de 10".
+_PARCELA = re.compile(r"\bparcela\s*(\d{1,2})\s*(?:/|de)\s*(\d{1,2})\b|(?:^|\s)(\d{1,2})/(\d{1,2})\s*$")
+
+
+def parcela_of(description: str) -> tuple[int, int] | None:
+    """The k of N a card statement writes on a parcela's line; None for a plain purchase (or a
+    pair that cannot be one: k above N, N of 1 or above 48)."""
+    found = _PARCELA.search(fold(description))
+    if found is None:
+        return None
+    k, n = (int(group) for group in found.groups() if group is not None)
+    return (k, n) if 1 <= k <= n and 2 <= n <= MAX_INSTALLMENTS else None
+
+
+def faturas_of(card: Card, lines: Sequence[tuple[date, str]]) -> list[tuple[Period, tuple[int, int] | None]]:
+    """The fatura each line of `card`'s statement counts in (its budget month), and its parcela.
+
+    A purchase falls in the fatura of its day. A parcela k/N that the bank dated on the day of the
+    purchase, months ago (Nubank does), is charged k-1 faturas after that one; a bank that dates it
+    on the charge instead is told apart by the statement's own fatura (the latest its plain
+    purchases fall in): a parcela is never moved past it."""
+    parcelas = [parcela_of(description) for _, description in lines]
+    plain = [card.fatura_of(on) for (on, _), parcela in zip(lines, parcelas, strict=True) if parcela is None]
+    statement = max(plain) if plain else None
+    found = []
+    for (on, _), parcela in zip(lines, parcelas, strict=True):
+        fatura = card.fatura_of(on)
+        if parcela is not None:
+            charged = fatura.plus(parcela[0] - 1)
+            if statement is None or charged <= statement:
+                fatura = charged
+        found.append((fatura, parcela))
+    return found
 
 
 @dataclass(frozen=True)

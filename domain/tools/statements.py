@@ -20,6 +20,8 @@ from domain.statements import (
     Spend,
     StatementImports,
     apply_statement_lines,
+    faturas_of,
+    parcela_of,
 )
 from domain.tools.base import (
     ExactDecimal,
@@ -143,27 +145,36 @@ class ImportStatementTool(WriteTool[ImportStatementArgs]):
             if line.amount <= 0:
                 raise InvalidMoney(f"Gasto não positivo no extrato: {line.amount} ({line.description}).")
             days.append((line, day))
-        # A card's purchase may fall in the next month's fatura: both months are loaded.
+        # A card's purchase may fall in the next month's fatura, and a parcela k/N dated on its
+        # purchase up to N faturas later: those months are loaded.
         months = {Period.of(day) for _, day in days}
-        budget = await self.budget_repo.load(self.budget_id,
-                                             periods=months | {m.plus(1) for m in months} if args.card else months)
-        card = budget.find_card(args.card) if args.card is not None else None
-        spends = [(line, card.fatura_of(day) if card is not None else Period.of(day), day) for line, day in days]
+        if args.card is not None:
+            later = max((parcela[1] for line, _ in days if (parcela := parcela_of(line.description))), default=1)
+            months = {month.plus(i) for month in months for i in range(later + 1)}
+        budget = await self.budget_repo.load(self.budget_id, periods=months)
         # Every expense is resolved before anything changes: one renamed or gone since the
         # preview fails the whole import, not half of it.
-        names = {name: budget.find_by_name(name).name for name in {line.expense for line, _, _ in spends}}
-        resolved = [Spend(names[line.expense], period, Money.of(line.amount, budget.currency),
-                          CardRef(card.id, card.name) if card is not None else None, day if card is not None else None)
-                    for line, period, day in spends]
+        names = {name: budget.find_by_name(name).name for name in {line.expense for line, _ in days}}
+        card_name = None
+        if args.card is not None:
+            card = budget.find_card(args.card)
+            card_name = card.name
+            faturas = faturas_of(card, [(day, line.description) for line, day in days])
+            resolved = [Spend(names[line.expense], fatura, Money.of(line.amount, budget.currency),
+                              CardRef(card.id, card.name, *(parcela or (1, 1))), day)
+                        for (line, day), (fatura, parcela) in zip(days, faturas, strict=True)]
+        else:
+            resolved = [Spend(names[line.expense], Period.of(day), Money.of(line.amount, budget.currency))
+                        for line, day in days]
         # Read after the budget (whose row a confirmation locks), so a confirmation that waited
         # for another import sees the lines it recorded.
         already = await self.imports.already_imported(self.household_id, keys)
         if already:
             raise AlreadyImported(len(already))
         apply_statement_lines(budget, resolved, payer, self.household.members if self.household else ())
-        preview = statement_preview(args, resolved, [line.suggested for line, _, _ in spends], budget.currency,
+        preview = statement_preview(args, resolved, [line.suggested for line, _ in days], budget.currency,
                                     payer.name if payer is not None else None)
-        preview = replace(preview, card=card.name if card is not None else None,
+        preview = replace(preview, card=card_name,
                           limits=tuple(note for expense in budget.expenses for note in limit_notes(expense)))
 
         async def commit() -> None:

@@ -354,3 +354,22 @@ async def test_a_card_statement_named_in_the_caption_puts_each_purchase_in_its_f
         (Period(2026, 6), brl("120.50")), (Period(2026, 7), brl("45.00"))]
     assert "Total: R$ 120,50" in await fatura(service, "nubank 2026-06")
     assert "Total: R$ 45,00" in await fatura(service, "nubank 2026-07")
+
+
+async def test_a_card_statements_parcela_dated_on_its_purchase_lands_in_this_fatura_as_k_of_n(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    media = await with_two_cards(service)
+    statement = (b"date,title,amount\n"
+                 b"2026-06-01,Mercado Extra,120.50\n"
+                 b"2026-03-01,Farmacia Sao Joao - Parcela 4/10,45.00\n")
+
+    preview = only_preview(await media.statement(CHAT, ANA, a_file(statement), "doc-2", caption="nubank"))
+    await service.preview_posted(CHAT, preview.operation_id, 9_998)
+    await pressed(service, preview)
+
+    # Bought in March's fatura (closing on the 3rd), charged three faturas later: June's, as 4/10.
+    assert [(period, amount, k, n) for period, amount, k, n in spends(storage)] == [
+        (Period(2026, 6), brl("120.50"), 1, 1), (Period(2026, 6), brl("45.00"), 4, 10)]
+    june = await fatura(service, "nubank 2026-06")
+    assert "Total: R$ 165,50" in june and "4/10" in june
+    assert "Nada lançado nesta fatura." in await fatura(service, "nubank 2026-03")

@@ -12,6 +12,7 @@ from domain.cards import MAX_INSTALLMENTS, Card, OpenInstallments, UnknownCard, 
 from domain.errors import DomainError, DuplicateName, InvalidArgument, InvalidMoney
 from domain.household import Household
 from domain.money import Money, Period
+from domain.statements import faturas_of, parcela_of
 
 
 def brl(amount: str) -> Money:
@@ -256,3 +257,44 @@ def test_a_lower_expected_amount_leaves_its_new_threshold_to_the_next_spend_and_
 
     assert [limit.percent for limit in mercado.limits] == [85, 88]
     assert mercado.alerted[may] == frozenset({80})
+
+
+# --------------------------------------------------------------------------- a card statement's parcelas
+
+
+@pytest.mark.parametrize(("description", "parcela"), [
+    ("Netshoes - Parcela 3/10", (3, 10)),
+    ("MAGAZINE LUIZA 03/10", (3, 10)),
+    ("Geladeira parcela 2 de 12", (2, 12)),
+    ("Mercado Extra", None),
+    ("PAG BOLETO 12/05", None),  # 12 of 5: a date, not a parcela
+    ("Loja 1/1", None),  # one parcela is a purchase
+    ("Loja 2/60", None),  # beyond 48: not a parcela a card makes
+    ("Uber 99 Pop", None),
+])
+def test_a_card_statement_line_says_its_parcela_as_banks_write_it(description: str,
+                                                                 parcela: tuple[int, int] | None) -> None:
+    assert parcela_of(description) == parcela
+
+
+def test_a_parcela_dated_on_its_purchase_counts_in_the_fatura_it_is_charged_in() -> None:
+    nubank = Card("Nubank", closing_day=3, due_day=10)
+    lines = [(date(2026, 6, 1), "Mercado Extra"),  # June's fatura: the statement's
+             (date(2026, 3, 1), "Netshoes - Parcela 4/10"),  # bought in March's fatura, 3 faturas later
+             (date(2026, 6, 2), "Geladeira - Parcela 1/12")]
+
+    assert faturas_of(nubank, lines) == [(Period(2026, 6), None), (Period(2026, 6), (4, 10)),
+                                        (Period(2026, 6), (1, 12))]
+
+
+def test_a_parcela_the_bank_dated_on_its_charge_stays_in_the_statements_fatura() -> None:
+    nubank = Card("Nubank", closing_day=3, due_day=10)
+    lines = [(date(2026, 6, 1), "Mercado Extra"), (date(2026, 6, 2), "MAGAZINE LUIZA 05/10")]
+
+    assert faturas_of(nubank, lines) == [(Period(2026, 6), None), (Period(2026, 6), (5, 10))]
+
+
+def test_a_statement_of_parcelas_only_moves_each_to_its_charge() -> None:
+    nubank = Card("Nubank", closing_day=3, due_day=10)
+
+    assert faturas_of(nubank, [(date(2026, 11, 20), "Notebook - Parcela 3/6")]) == [(Period(2027, 2), (3, 6))]
