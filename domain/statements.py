@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -194,7 +194,7 @@ def parcela_of(description: str) -> tuple[int, int] | None:
     return (k, n) if 1 <= k <= n and 2 <= n <= MAX_INSTALLMENTS else None
 
 
-def faturas_of(card: Card, lines: Sequence[tuple[date, str]]) -> list[tuple[Period, tuple[int, int] | None]]:
+def statement_faturas(card: Card, lines: Sequence[tuple[date, str]]) -> list[tuple[Period, tuple[int, int] | None]]:
     """The fatura each line of `card`'s statement counts in (its budget month), and its parcela.
 
     A purchase falls in the fatura of its day. A parcela k/N that the bank dated on the day of the
@@ -213,6 +213,23 @@ def faturas_of(card: Card, lines: Sequence[tuple[date, str]]) -> list[tuple[Peri
                 fatura = charged
         found.append((fatura, parcela))
     return found
+
+
+def counted_before(lines: Sequence[tuple[Period, tuple[int, int] | None, Decimal]],
+                   recorded: Mapping[Period, Sequence[tuple[int, int, Decimal]]]) -> set[int]:
+    """Which of a card statement's lines (fatura, parcela, amount) the budget already counts: a
+    parcela k/N of the same amount the card's fatura holds (a purchase in N x registered in the
+    bot, or a parcela another file imported). Each recorded parcela answers for one line."""
+    left = {fatura: list(parcelas) for fatura, parcelas in recorded.items()}
+    counted = set()
+    for index, (fatura, parcela, amount) in enumerate(lines):
+        if parcela is None:
+            continue
+        wanted = (*parcela, amount)
+        if wanted in left.get(fatura, ()):
+            left[fatura].remove(wanted)
+            counted.add(index)
+    return counted
 
 
 @dataclass(frozen=True)

@@ -22,15 +22,20 @@ from bot.texts import media as media_texts
 from domain.agent.media_prompt import PHOTO_INSTRUCTIONS, photo_message
 from domain.agent.model import LanguageModel, ModelFailure
 from domain.agent.statement_suggestions import suggest_expenses
+from domain.cards import Card
 from domain.errors import DomainError
+from domain.reports import FaturaReport
 from domain.statements import (
     MAX_STATEMENT_BYTES,
+    ImportPlan,
     NotAStatement,
     PlannedLine,
     StatementError,
     StatementLine,
+    counted_before,
     fingerprints,
     plan_import,
+    statement_faturas,
 )
 from domain.tools.statements import ImportStatementTool
 from infra.audio import audio_container
@@ -165,7 +170,7 @@ class MediaService:
             card = await self._card_of(context, statement.card, caption)
             if isinstance(card, Reply):
                 return [card]
-            arguments = {**await self._import_arguments(context, incoming.name, statement.lines),
+            arguments = {**await self._import_arguments(context, incoming.name, statement.lines, card),
                          "paidBy": member.name}  # who sent the file paid its lines
             if card is not None:
                 arguments["card"] = card
@@ -176,7 +181,7 @@ class MediaService:
         if not arguments["lines"]:
             unmatched = [line["description"] for line in arguments["unmatched"]]
             return [Reply(media_texts.nothing_new_text(incoming.name, arguments["skipped"], unmatched,
-                                                     len(arguments["credits"])))]
+                                                     len(arguments["credits"]), len(arguments["counted"])))]
         return [await self.household.proposals.fresh(context, IMPORT_TOOL, arguments, operation_id)]
 
     async def _card_of(self, context: ChatContext, card_statement: bool, caption: str | None) -> str | Reply | None:
@@ -201,12 +206,13 @@ class MediaService:
         return Reply(media_texts.which_card_text([card.name for card in cards]))
 
     async def _import_arguments(self, context: ChatContext, filename: str,
-                                lines: list[StatementLine]) -> dict[str, Any]:
+                                lines: list[StatementLine], card: str | None = None) -> dict[str, Any]:
         storage = self.household.storage
         budget = await storage.budgets.load(context.link.budget_id, periods=())
         imported = await storage.statement_imports.already_imported(
             context.link.household_id, fingerprints(lines))
         plan = plan_import(budget, lines, imported)
+        counted = await self._counted_parcelas(context, budget.find_card(card), plan) if card is not None else []
         # Where a model is configured it may place the lines no name matched; the preview says so.
         guesses = (await suggest_expenses(self.household.model, budget, [u.description for u in plan.unmatched])
                    if self.household.model is not None and plan.unmatched else {})
@@ -228,7 +234,24 @@ class MediaService:
             "unmatched": [aside(line) for line in unmatched],
             "credits": [aside(line) for line in plan.credits],
             "skipped": plan.skipped,
+            "counted": [aside(line) for line in counted],
         }
+
+    async def _counted_parcelas(self, context: ChatContext, card: Card, plan: ImportPlan) -> list[StatementLine]:
+        """The card statement's parcelas its faturas already hold (a purchase in N x registered in
+        the bot): taken out of `plan`, so a parcela is not counted twice."""
+        faturas = statement_faturas(card, [(p.line.on, p.line.description) for p in plan.to_import])
+        recorded = {}
+        for fatura in {fatura for fatura, parcela in faturas if parcela is not None}:
+            entries = await self.household.storage.ledger.fatura(card.id, fatura)
+            items = FaturaReport.of(card, fatura, entries, (), context.household.currency).items
+            recorded[fatura] = [(item.installment, item.installments, item.amount.amount) for item in items
+                                if item.installment is not None and item.installments is not None]
+        counted = counted_before([(fatura, parcela, -p.line.amount)
+                                  for p, (fatura, parcela) in zip(plan.to_import, faturas, strict=True)], recorded)
+        found = [p.line for i, p in enumerate(plan.to_import) if i in counted]
+        plan.to_import = [p for i, p in enumerate(plan.to_import) if i not in counted]
+        return found
 
     # -- shared -----------------------------------------------------------------------------
 

@@ -104,11 +104,13 @@ def not_a_statement_text(found: FileKind, file: str, line: int | None = None) ->
     return f"🏦 {clip(file)} {what}. Nada foi importado; {instead}."
 
 
-def nothing_new_text(file: str, skipped: int, unmatched: Sequence[str], credits: int) -> str:
+def nothing_new_text(file: str, skipped: int, unmatched: Sequence[str], credits: int, counted: int = 0) -> str:
     """A statement whose debits were all imported before, or match no expense: nothing proposed."""
     lines = [f"🏦 Nada novo para importar em {clip(file)}."]
     if skipped:
         lines.append(f"Já importados antes: {skipped}.")
+    if counted:
+        lines.append(f"Parcelas que a fatura já tem (lançadas antes): {counted}.")
     if unmatched:
         lines.append(f"Sem despesa correspondente: {len(unmatched)} (cadastre a despesa ou um apelido "
                      "com o nome que aparece no extrato e mande o arquivo de novo):")

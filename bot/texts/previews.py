@@ -188,7 +188,8 @@ def _import_facts(p: ImportPreview) -> list[str]:
     if p.paid_by:
         lines.append(f"Pago por {p.paid_by}, dividido pela regra da casa")
     aside = [("Sem despesa correspondente (não serão importados)", p.unmatched),
-             ("Créditos (estornos, salário; não são gastos, não serão importados)", p.credits)]
+             ("Créditos (estornos, salário; não são gastos, não serão importados)", p.credits),
+             ("Parcelas que a fatura já tem (lançadas antes; não serão importadas)", p.counted)]
     shown = [line for title, entries in aside for line in _aside_lines(title, entries, SHOWN_ASIDE_LINES)]
     if sum(len(line) + 1 for line in [*lines, *shown]) > IMPORT_TEXT_BUDGET:
         shown = [line for title, entries in aside for line in _aside_lines(title, entries, 0)]

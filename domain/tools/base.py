@@ -316,7 +316,8 @@ class WriteTool(Tool[W]):
     def digest(args: WriteArgs) -> str:
         """What the operation does, without its id: equal for arguments that mean the same."""
         fields = type(args).model_fields
-        unset = {name for name in args.added_later if getattr(args, name) == fields[name].default}
+        unset = {name for name in args.added_later
+                 if getattr(args, name) == fields[name].get_default(call_default_factory=True)}
         return fingerprint(args.model_dump(exclude={"operation_id", "confirm", *unset}))
 
     async def run(self, args: W, *, confirmed_by: str | None = None,

@@ -20,8 +20,8 @@ from domain.statements import (
     Spend,
     StatementImports,
     apply_statement_lines,
-    faturas_of,
     parcela_of,
+    statement_faturas,
 )
 from domain.tools.base import (
     ExactDecimal,
@@ -47,7 +47,8 @@ class ImportGroup:
 
 @dataclass(frozen=True)
 class AsideLine:
-    """A statement line shown but not imported: a credit, or a debit matching no expense."""
+    """A statement line shown but not imported: a credit, a debit matching no expense, or a
+    parcela the card's fatura already counts."""
 
     date: str  # as the statement gave it
     amount: Money  # as the bank wrote it (a credit is negative)
@@ -67,6 +68,8 @@ class ImportPreview(Preview):
     skipped: int
     paid_by: str | None = field(default=None, metadata={OMIT: None})  # who sent the file
     card: str | None = field(default=None, metadata={OMIT: None})  # a card statement's card
+    # A card statement's parcelas its fatura already holds (a parcelado registered in the bot).
+    counted: tuple[AsideLine, ...] = field(default=(), metadata={OMIT: ()})
     limits: tuple[LimitNote, ...] = field(default=(), metadata={OMIT: ()})  # thresholds the lines reached
 
 
@@ -95,8 +98,9 @@ class ImportStatementArgs(WriteArgs):
     skipped: int = 0
     paid_by: str | None = None  # who sent the file: every line is theirs, shared by the rule
     card: str | None = None  # a card statement: every line a purchase on it, in its fatura's month
+    counted: list[AsideLineArg] = Field(default_factory=list)  # parcelas the fatura already holds
 
-    added_later: ClassVar[frozenset[str]] = frozenset({"card"})
+    added_later: ClassVar[frozenset[str]] = frozenset({"card", "counted"})
 
 
 class ImportStatementTool(WriteTool[ImportStatementArgs]):
@@ -159,7 +163,7 @@ class ImportStatementTool(WriteTool[ImportStatementArgs]):
         if args.card is not None:
             card = budget.find_card(args.card)
             card_name = card.name
-            faturas = faturas_of(card, [(day, line.description) for line, day in days])
+            faturas = statement_faturas(card, [(day, line.description) for line, day in days])
             resolved = [Spend(names[line.expense], fatura, Money.of(line.amount, budget.currency),
                               CardRef(card.id, card.name, *(parcela or (1, 1))), day)
                         for (line, day), (fatura, parcela) in zip(days, faturas, strict=True)]
@@ -206,5 +210,6 @@ def statement_preview(args: ImportStatementArgs, spends: list[Spend], suggested:
         unmatched=aside(args.unmatched),
         credits=aside(args.credits),
         skipped=args.skipped,
+        counted=aside(args.counted),
         paid_by=paid_by,
     )

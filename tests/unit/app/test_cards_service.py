@@ -373,3 +373,31 @@ async def test_a_card_statements_parcela_dated_on_its_purchase_lands_in_this_fat
     june = await fatura(service, "nubank 2026-06")
     assert "Total: R$ 165,50" in june and "4/10" in june
     assert "Nada lançado nesta fatura." in await fatura(service, "nubank 2026-03")
+
+
+async def test_a_parcela_the_bot_already_holds_is_not_imported_again_from_the_fatura(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    media = await with_two_cards(service)
+    await confirmed(service, ANA, "gasto", "1.000 farmácia no nubank em 10x")  # 15/06: from July's fatura on
+    statement = (b"date,title,amount\n"
+                 b"2026-09-01,Mercado Extra,50.00\n"
+                 b"2026-06-15,Farmacia Sao Joao - Parcela 3/10,100.00\n")
+
+    preview = only_preview(await media.statement(CHAT, ANA, a_file(statement), "doc-3", caption="nubank"))
+    await service.preview_posted(CHAT, preview.operation_id, 9_997)
+    await pressed(service, preview)
+
+    assert "Parcelas que a fatura já tem (lançadas antes; não serão importadas): 1" in preview.text
+    assert "Farmacia Sao Joao - Parcela 3/10" in preview.text
+    september = await fatura(service, "nubank 2026-09")
+    assert "Total: R$ 150,00" in september and september.count("3/10") == 1
+
+
+async def test_a_fatura_of_parcelas_the_bot_already_holds_has_nothing_new(service: HouseholdService) -> None:
+    media = await with_two_cards(service)
+    await confirmed(service, ANA, "gasto", "1.000 farmácia no nubank em 10x")
+    statement = b"date,title,amount\n2026-06-15,Farmacia Sao Joao - Parcela 2/10,100.00\n"
+
+    answer = only_reply(await media.statement(CHAT, ANA, a_file(statement), "doc-4", caption="nubank"))
+
+    assert "Nada novo para importar" in answer and "Parcelas que a fatura já tem (lançadas antes): 1." in answer

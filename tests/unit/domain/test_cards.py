@@ -4,6 +4,7 @@ purchase splits into parcelas (domain.cards), for every closing day of the month
 from __future__ import annotations
 
 from datetime import date, timedelta
+from decimal import Decimal
 
 import pytest
 
@@ -12,7 +13,7 @@ from domain.cards import MAX_INSTALLMENTS, Card, OpenInstallments, UnknownCard, 
 from domain.errors import DomainError, DuplicateName, InvalidArgument, InvalidMoney
 from domain.household import Household
 from domain.money import Money, Period
-from domain.statements import faturas_of, parcela_of
+from domain.statements import counted_before, parcela_of, statement_faturas
 
 
 def brl(amount: str) -> Money:
@@ -283,7 +284,7 @@ def test_a_parcela_dated_on_its_purchase_counts_in_the_fatura_it_is_charged_in()
              (date(2026, 3, 1), "Netshoes - Parcela 4/10"),  # bought in March's fatura, 3 faturas later
              (date(2026, 6, 2), "Geladeira - Parcela 1/12")]
 
-    assert faturas_of(nubank, lines) == [(Period(2026, 6), None), (Period(2026, 6), (4, 10)),
+    assert statement_faturas(nubank, lines) == [(Period(2026, 6), None), (Period(2026, 6), (4, 10)),
                                         (Period(2026, 6), (1, 12))]
 
 
@@ -291,10 +292,22 @@ def test_a_parcela_the_bank_dated_on_its_charge_stays_in_the_statements_fatura()
     nubank = Card("Nubank", closing_day=3, due_day=10)
     lines = [(date(2026, 6, 1), "Mercado Extra"), (date(2026, 6, 2), "MAGAZINE LUIZA 05/10")]
 
-    assert faturas_of(nubank, lines) == [(Period(2026, 6), None), (Period(2026, 6), (5, 10))]
+    assert statement_faturas(nubank, lines) == [(Period(2026, 6), None), (Period(2026, 6), (5, 10))]
 
 
 def test_a_statement_of_parcelas_only_moves_each_to_its_charge() -> None:
     nubank = Card("Nubank", closing_day=3, due_day=10)
 
-    assert faturas_of(nubank, [(date(2026, 11, 20), "Notebook - Parcela 3/6")]) == [(Period(2027, 2), (3, 6))]
+    assert statement_faturas(nubank, [(date(2026, 11, 20), "Notebook - Parcela 3/6")]) == [(Period(2027, 2), (3, 6))]
+
+
+def test_a_statement_parcela_is_counted_before_only_by_a_recorded_parcela_of_its_fatura_k_n_and_amount() -> None:
+    june, july = Period(2026, 6), Period(2026, 7)
+    recorded = {june: [(3, 10, Decimal("100.00"))]}
+    lines = [(june, (3, 10), Decimal("100")),  # the recorded one
+             (june, (3, 10), Decimal("100")),  # the same again in the file: one recorded answers for one
+             (june, (3, 10), Decimal("99.99")),  # another amount
+             (july, (3, 10), Decimal("100")),  # another fatura
+             (june, None, Decimal("100"))]  # a purchase
+
+    assert counted_before(lines, recorded) == {0}
