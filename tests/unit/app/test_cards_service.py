@@ -324,6 +324,14 @@ def a_file(data: bytes, name: str = "nubank-2026-06.csv") -> Incoming:
     return Incoming(fetch, name, len(data))
 
 
+async def imported(service: HouseholdService, media: MediaService, statement: bytes, update: str, *,
+                   caption: str = "nubank") -> tuple[Preview, str]:
+    """A statement's preview, posted as the handler posts it, and the text of its confirmation."""
+    preview = only_preview(await media.statement(CHAT, ANA, a_file(statement), update, caption=caption))
+    await service.preview_posted(CHAT, preview.operation_id, 9_999)
+    return preview, await pressed(service, preview)
+
+
 async def with_two_cards(service: HouseholdService) -> MediaService:
     await with_nubank(service)
     await confirmed(service, ANA, "cartao", "Itaú Visa fecha 25 vence 5")
@@ -343,9 +351,7 @@ async def test_a_card_statement_named_in_the_caption_puts_each_purchase_in_its_f
         service: HouseholdService, storage: InMemoryStorage) -> None:
     media = await with_two_cards(service)
 
-    preview = only_preview(await media.statement(CHAT, ANA, a_file(NUBANK_CARD_CSV), "doc-1", caption="fatura do nubank"))
-    await service.preview_posted(CHAT, preview.operation_id, 9_999)  # as the handler does once it is posted
-    done = await pressed(service, preview)
+    preview, done = await imported(service, media, NUBANK_CARD_CSV, "doc-1", caption="fatura do nubank")
 
     assert "Cartão: Nubank (cada compra na fatura em que cai)" in preview.text
     assert "✅ 2 lançamentos importados" in done
@@ -363,9 +369,7 @@ async def test_a_card_statements_parcela_dated_on_its_purchase_lands_in_this_fat
                  b"2026-06-01,Mercado Extra,120.50\n"
                  b"2026-03-01,Farmacia Sao Joao - Parcela 4/10,45.00\n")
 
-    preview = only_preview(await media.statement(CHAT, ANA, a_file(statement), "doc-2", caption="nubank"))
-    await service.preview_posted(CHAT, preview.operation_id, 9_998)
-    await pressed(service, preview)
+    await imported(service, media, statement, "doc-2")
 
     # Bought in March's fatura (closing on the 3rd), charged three faturas later: June's, as 4/10.
     assert [(period, amount, k, n) for period, amount, k, n in spends(storage)] == [
@@ -383,9 +387,7 @@ async def test_a_parcela_the_bot_already_holds_is_not_imported_again_from_the_fa
                  b"2026-09-01,Mercado Extra,50.00\n"
                  b"2026-06-15,Farmacia Sao Joao - Parcela 3/10,100.00\n")
 
-    preview = only_preview(await media.statement(CHAT, ANA, a_file(statement), "doc-3", caption="nubank"))
-    await service.preview_posted(CHAT, preview.operation_id, 9_997)
-    await pressed(service, preview)
+    preview, _ = await imported(service, media, statement, "doc-3")
 
     assert "Parcelas que a fatura já tem (lançadas antes; não serão importadas): 1" in preview.text
     assert "Farmacia Sao Joao - Parcela 3/10" in preview.text
