@@ -211,7 +211,8 @@ class RecordSpendTool(_BudgetWriteTool):
         "Money spent on an existing expense in a month."
     )
     args_model = RecordSpendArgs
-    grounded = grounds(amount=Ground.MONEY, period=Ground.MONTH)
+    grounded = grounds(amount=Ground.MONEY, period=Ground.MONTH, card=Ground.CARD,
+                       installments=Ground.INSTALLMENTS)
     intent = Intent.SPEND
 
     def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:

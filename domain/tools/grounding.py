@@ -9,7 +9,9 @@ the tool can tell from the words, it decides, not the model:
   ("ontem", "mês passado", "em outubro", "dia 5"), and is this month or today when they say none;
 - an amount nobody wrote is a question for the member, not a preview;
 - an expected amount changes only on words that change it ("subiu", "passa a ser", "vai pra");
-- a question is answered, never turned into a write.
+- a question is answered, never turned into a write;
+- a card nobody named is no card, and parcelas nobody wrote are none (a 1.5B model copies the
+  prompt's "geladeira em 10x no Nubank" onto "250 no posto").
 
 A tool lists its grounded arguments in `grounded` and what a message must say for it in `intent`.
 Only proposals are grounded: a confirmation repeats its preview's arguments as they were.
@@ -42,6 +44,8 @@ class Ground(StrEnum):
     MONTH = "month"      # "YYYY-MM" from the member's words, this month when they say none
     DAY = "day"          # a date from the member's words, today when they say none
     DEADLINE = "deadline"  # a day ahead the member wrote ("até 31/12", "até 01/07/2027"); else the model's
+    CARD = "card"        # a card the member named ("no Nubank") or said ("no cartão"); else none
+    INSTALLMENTS = "installments"  # parcelas the member wrote ("em 3x", "10 vezes"); else none
 
 
 class Intent(StrEnum):
@@ -76,6 +80,9 @@ _SPENT: Final = re.compile(
     r"\b(?:gast\w*|pagu?\w*|compr\w*|lanc\w*|lanç\w*|anot\w*|registr\w*|veio|vieram|deu|custou|saiu|"
     r"foi\s+de|foram)\b", re.IGNORECASE)
 _SPEAKER: Final = re.compile(r"^\[[^\]]{1,80}\]\s*")
+_ON_CARD: Final = frozenset({"cartao", "credito", "fatura", "parcelei", "parcelado", "parcelada", "parcelas"})
+_INSTALLMENTS: Final = re.compile(r"\b(\d{1,2})\s*(?:x|vezes|parcelas)\b", re.IGNORECASE)
+_SAYS_INSTALLMENTS: Final = re.compile(r"\b(?:parcel\w*|vezes|\d{1,2}\s*x)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -169,6 +176,10 @@ def _grounded(grounded: Mapping[str, Ground], arguments: dict[str, Any], said: S
             grounded_arguments[key] = _day(arguments.get(key), said, money_at)
         elif kind is Ground.DEADLINE:
             grounded_arguments[key] = _deadline(arguments.get(key), said)
+        elif kind is Ground.CARD and _given(arguments, key):
+            grounded_arguments[key] = _card(arguments[key], said, money_at)
+        elif kind is Ground.INSTALLMENTS and _given(arguments, key):
+            grounded_arguments[key] = _installments(arguments[key], said, money_at)
     return grounded_arguments
 
 
@@ -271,6 +282,30 @@ def _deadline(value: Any, said: Said) -> Any:
         except ValueError:  # 29/02 without a year
             return value
     return day.isoformat()
+
+
+def _card(value: Any, said: Said, money_at: int | None) -> Any:
+    """The model's card when the member named it (any word of its name, "no Nubank") or said a
+    card ("no cartão", "no crédito"): the tool finds it or names the household's; else none."""
+    named = {word for word in re.findall(r"[0-9a-z]+", fold(str(value))) if len(word) >= 3}
+    for index in _where_time_is(money_at):
+        words = set(said.scanned(index).words)
+        if words & named or words & _ON_CARD:
+            return value
+    return None
+
+
+def _installments(value: Any, said: Said, money_at: int | None) -> Any:
+    """The parcelas the member wrote ("em 3x", "10 vezes", "3 parcelas"): that number when they
+    wrote one, the model's when they only said "parcelado"; else none."""
+    for index in _where_time_is(money_at):
+        text = said.messages[index]
+        counts = {int(count) for count in _INSTALLMENTS.findall(text)}
+        if len(counts) == 1:
+            return next(iter(counts))
+        if counts or _SAYS_INSTALLMENTS.search(text):
+            return value
+    return None
 
 
 def _back(said: Said, index: int) -> list[When]:

@@ -178,3 +178,32 @@ def test_a_deadline_comes_from_the_day_the_member_wrote(text: str, model_said: s
     grounded = ground({"deadline": Ground.DEADLINE}, None, {"deadline": model_said}, said, writes=True)
 
     assert grounded.arguments["deadline"] == grounded_to
+
+
+@pytest.mark.parametrize(("text", "model_card", "model_installments", "card", "installments"), [
+    ("abasteci o carro, 250 conto no posto", "Nubank", 10, None, None),  # the prompt's example, copied
+    ("gastei 400 no mercado", "Nubank", None, None, None),
+    ("comprei a geladeira em 3x no Nubank, 3.600", "Nubank", 10, "Nubank", 3),  # the number written wins
+    ("paguei 120 no mercado no cartão", "Visa", None, "Visa", None),  # a card said: the tool finds which
+    ("geladeira 3.600 no nubank parcelado", "Nubank", 12, "Nubank", 12),  # parcelas said, no number
+    ("tênis 300 no nubank em 5 vezes", "nubank", 2, "nubank", 5),
+])
+def test_a_card_or_parcelas_nobody_wrote_are_none(text: str, model_card: str, model_installments: int | None,
+                                                  card: str | None, installments: int | None) -> None:
+    arguments = {"card": model_card, "installments": model_installments}
+
+    grounded = ground(grounds(card=Ground.CARD, installments=Ground.INSTALLMENTS), None, arguments,
+                      Said.of(text, date(2026, 6, 15), "BRL"), writes=True)
+
+    assert (grounded.arguments["card"], grounded.arguments["installments"]) == (card, installments)
+
+
+async def test_a_spend_the_model_put_on_a_card_nobody_named_is_a_plain_spend_preview() -> None:
+    agent, _ = await chat(spend({"amount": "400"}, period="2026-07", card="Nubank", installments=10,
+                                date="2026-07-01"))
+
+    reply = await agent.send("lança 400 no mercado", sender="Ana")
+
+    [receipt] = reply.receipts
+    assert receipt.preview["delta"]["amount"] == Money.of(400, "BRL").amount
+    assert "card" not in receipt.preview and reply.tool_calls[0].received["card"] is None
