@@ -163,6 +163,10 @@ def summarize(results: list[CaseResult], k: int, config: dict[str, Any] | None =
             "completion": estimated_completion,
             "per_case_run": _ratio(estimated_prompt + estimated_completion, runs),
             "per_turn": _ratio(estimated_prompt + estimated_completion, len(estimated)),
+            # The same medians as "tokens" above, in the tokenizer the fixed prompt's budget uses.
+            "prompt_per_turn_median": percentile([t.estimated_prompt_tokens or 0 for t in estimated], 50),
+            "prompt_per_model_turn_median": percentile(
+                [t.estimated_prompt_tokens or 0 for t in estimated if t.model_calls], 50),
         }
     return summary
 
@@ -261,7 +265,8 @@ def render(summary: dict[str, Any], *, all_cases: bool = False, failures: int = 
         est = tokens["estimated"]
         lines.append(f"tokens by the {est['tokenizer']} tokenizer: prompt {est['prompt']}  completion "
                      f"{est['completion']}  per case run {est['per_case_run']:.0f}  per turn "
-                     f"{est['per_turn']:.0f}")
+                     f"{est['per_turn']:.0f}; prompt tokens per message: median {est['prompt_per_turn_median']}, "
+                     f"over the messages the model answered {est['prompt_per_model_turn_median']}")
     lines.append(f"latency per turn: p50 {_seconds(latency['p50'])}  p95 {_seconds(latency['p95'])}"
                  f"  over {latency['turns']} turns")
     return "\n".join(lines)

@@ -463,7 +463,11 @@ def test_the_command_line_prints_the_tables_and_writes_the_json(
     assert "writes without a member's confirmation 0" in printed
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["cases"] == 4 and report["runs"] == 8
-    assert report["tokens"]["estimated"]["prompt"] > 1000
+    estimated = report["tokens"]["estimated"]
+    assert estimated["prompt"] > 1000
+    # the reader takes spend-alias-01's message: no tokens; the median stays within the whole's
+    assert 0 <= estimated["prompt_per_turn_median"] <= estimated["prompt_per_model_turn_median"] < estimated["prompt"]
+    assert f"over the messages the model answered {estimated['prompt_per_model_turn_median']}" in printed
     assert {c["id"] for c in report["per_case"]} == set(ids)
     assert len(report["runs_detail"]) == 8
 
