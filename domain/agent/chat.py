@@ -235,6 +235,9 @@ class AgentChat:
         if len(waiting) != 1 or waiting[0].tool not in self.tools:
             return None
         [operation] = waiting
+        history = await self.conversations.recent(self.conversation_id, self.history_turns)
+        if spoken_since(history, operation.operation_id):
+            return None  # "não, 2.750" came after that preview and proposed nothing: a yes is the model's
         arguments = {to_camel(key): value for key, value in operation.arguments.items()}
         raw = {"id": f"{READER}_0", "type": "function",
                "function": {"name": operation.tool,
@@ -419,6 +422,23 @@ def last_write_call(history: Sequence[Message], tools: Mapping[str, Tool]) -> di
                 # The operation it landed on (the chat may have scoped or minted its id).
                 return {"name": tool.name, "arguments": arguments, "operationId": operation_id}
     return None
+
+
+def spoken_since(history: Sequence[Message], operation_id: str) -> bool:
+    """Whether a member spoke in the conversation after the turn that proposed `operation_id`
+    (a correction the model answered with nothing): then "ok, confirma" may mean what they said
+    since, not that preview. False when the conversation never proposed it (a command's preview)."""
+    def proposes(message: Message) -> bool:
+        if message.get("role") != "tool":
+            return False
+        try:
+            result = json.loads(str(message.get("content")))
+        except json.JSONDecodeError:
+            return False
+        return isinstance(result, dict) and result.get("operationId") == operation_id
+
+    proposed_at = next((index for index in range(len(history) - 1, -1, -1) if proposes(history[index])), None)
+    return proposed_at is not None and any(m.get("role") == "user" for m in history[proposed_at:])
 
 
 def with_attachments(user: Message, attachments: Sequence[dict[str, Any]]) -> Message:

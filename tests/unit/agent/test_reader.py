@@ -226,6 +226,17 @@ async def test_a_yes_to_the_one_preview_waiting_confirms_it_with_no_model(text: 
     assert receipt.confirmed and receipt.persisted
 
 
+async def test_a_yes_after_a_correction_that_proposed_nothing_is_the_models_not_the_old_preview() -> None:
+    model = ScriptedModel(say("Entendi, 45?"), say("Qual valor, 50 ou 45?"))
+    chat, _ = await chat_with(model)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+    await chat.send("não pera, 45, esqueci o desconto do app", sender="Ana")  # the model proposed nothing
+
+    reply = await chat.send("ok confirma", sender="Bruno")
+
+    assert len(model.requests) == 2 and not reply.receipts  # the R$ 50,00 preview is still waiting
+
+
 async def test_a_yes_with_two_previews_waiting_is_the_models_to_sort_out() -> None:
     model = ScriptedModel(say("Qual dos dois?"))
     chat, _ = await chat_with(model)
