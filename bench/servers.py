@@ -199,8 +199,7 @@ TRACED = [  # (module, class, methods): where a turn's and a confirmation's time
 
 def install_tracing(path: str) -> None:
     """Times the methods above per kind of update (text, the reader's text, press, command) and
-    writes, at exit,
-    each one's calls per update and median milliseconds to `path`."""
+    writes, at exit, each one's calls per update and median milliseconds to `path`."""
     import atexit
     import contextvars
     import functools

@@ -136,10 +136,9 @@ class RecurringExpense:
     def _watch_limits(self, period: Period) -> None:
         """Notes a threshold the month's actual reached for the first time, and re-arms one it
         fell below (an undo)."""
-        expected = self.expected_for(period)
-        if not expected.is_positive:
+        percent = self._percent_of_expected(period)
+        if percent is None:
             return
-        percent = int(self.actual_for(period).amount * 100 // expected.amount)
         reached = frozenset(t for t in LIMIT_THRESHOLDS if percent >= t)
         said = self.alerted.get(period, frozenset())
         if reached - said:
@@ -153,11 +152,18 @@ class RecurringExpense:
         R$ 1.500 it is 56 %, and 80 % of R$ 1.500 deserves its own warning). A threshold the new
         amount makes reached is said by the next spend, not by the adjustment."""
         said = self.alerted.get(period)
-        expected = self.expected_for(period)
-        if not said or not expected.is_positive:
+        percent = self._percent_of_expected(period)
+        if not said or percent is None:
             return
-        percent = int(self.actual_for(period).amount * 100 // expected.amount)
         self.alerted[period] = frozenset(t for t in said if percent >= t)
+
+    def _percent_of_expected(self, period: Period) -> int | None:
+        """The month's actual in whole percent of what it expected (rounded down); None when it
+        expected nothing."""
+        expected = self.expected_for(period)
+        if not expected.is_positive:
+            return None
+        return int(self.actual_for(period).amount * 100 // expected.amount)
 
     def change_expected(self, new_expected: Money) -> None:
         self._check(new_expected)

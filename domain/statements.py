@@ -24,7 +24,7 @@ from domain.cards import MAX_INSTALLMENTS, Card, CardRef
 from domain.errors import DomainError
 from domain.household import Member
 from domain.money import Money, Period
-from domain.text import fold
+from domain.text import fold, words_of
 
 MAX_STATEMENT_BYTES = 20 * 1024 * 1024  # what getFile serves to a bot
 MAX_STATEMENT_LINES = 5000
@@ -102,13 +102,6 @@ def fingerprints(lines: Sequence[StatementLine]) -> list[str]:
     return keys
 
 
-_WORD = re.compile(r"[0-9a-z]+")
-
-
-def _words(text: str) -> tuple[str, ...]:
-    return tuple(_WORD.findall(fold(text)))
-
-
 def expense_matcher(budget: Budget) -> ExpenseMatcher:
     return ExpenseMatcher(budget.expenses)
 
@@ -126,12 +119,12 @@ class ExpenseMatcher:
         self._by_first: dict[str, list[tuple[tuple[str, ...], int, RecurringExpense]]] = {}
         for expense in expenses:
             for name in (expense.name, *expense.aliases):
-                words = _words(name)
+                words = words_of(name)
                 if words:
                     self._by_first.setdefault(words[0], []).append((words, len(" ".join(words)), expense))
 
     def match(self, description: str) -> RecurringExpense | None:
-        words = _words(description)
+        words = words_of(description)
         best: RecurringExpense | None = None
         best_length = 0
         tied = False

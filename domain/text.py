@@ -9,6 +9,7 @@ refusing a member name that only looks like another's.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 # Emoji, pictographs and their joiners and variation selectors: "Água e Luz 💡" answers to
@@ -45,6 +46,15 @@ def fold(text: str) -> str:
     folded = " ".join(stripped.casefold().split())
     plain = " ".join("".join(c for c in folded if unicodedata.category(c) not in _DECORATION).split())
     return plain or folded
+
+
+_WORD = re.compile(r"[0-9a-z]+")
+
+
+def words_of(text: str) -> tuple[str, ...]:
+    """The folded runs of letters and digits of `text`: "PAG*FARMACIA São João" -> pag, farmacia,
+    sao, joao."""
+    return tuple(_WORD.findall(fold(text)))
 
 
 def safe_text(text: str) -> str:

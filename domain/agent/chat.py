@@ -415,9 +415,9 @@ def last_write_call(history: Sequence[Message], tools: Mapping[str, Tool]) -> di
                 continue
             try:
                 arguments = json.loads(function.get("arguments") or "{}", parse_float=Decimal)
-                operation_id = json.loads(result).get("operationId")
-            except (json.JSONDecodeError, TypeError, AttributeError):
+            except (json.JSONDecodeError, TypeError):
                 continue
+            operation_id = _operation_of(result)
             if isinstance(arguments, dict):
                 # The operation it landed on (the chat may have scoped or minted its id).
                 return {"name": tool.name, "arguments": arguments, "operationId": operation_id}
@@ -428,17 +428,20 @@ def spoken_since(history: Sequence[Message], operation_id: str) -> bool:
     """Whether a member spoke in the conversation after the turn that proposed `operation_id`
     (a correction the model answered with nothing): then "ok, confirma" may mean what they said
     since, not that preview. False when the conversation never proposed it (a command's preview)."""
-    def proposes(message: Message) -> bool:
-        if message.get("role") != "tool":
-            return False
-        try:
-            result = json.loads(str(message.get("content")))
-        except json.JSONDecodeError:
-            return False
-        return isinstance(result, dict) and result.get("operationId") == operation_id
-
-    proposed_at = next((index for index in range(len(history) - 1, -1, -1) if proposes(history[index])), None)
+    proposed_at = next((index for index in range(len(history) - 1, -1, -1)
+                        if history[index].get("role") == "tool"
+                        and _operation_of(history[index].get("content")) == operation_id), None)
     return proposed_at is not None and any(m.get("role") == "user" for m in history[proposed_at:])
+
+
+def _operation_of(result: Any) -> str | None:
+    """The operation a write tool's result (its receipt, as the model read it) names."""
+    try:
+        found = json.loads(str(result))
+    except json.JSONDecodeError:
+        return None
+    operation_id = found.get("operationId") if isinstance(found, dict) else None
+    return operation_id if isinstance(operation_id, str) else None
 
 
 def with_attachments(user: Message, attachments: Sequence[dict[str, Any]]) -> Message:

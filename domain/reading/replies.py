@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Final, Literal
 
-from domain.reading.message import scan
+from domain.reading.message import tokens_of
 from domain.text import fold
 
 Decision = Literal["confirm", "cancel"]
@@ -73,4 +73,4 @@ def opens_correction(words: Sequence[str]) -> bool:
 def may_correct(text: str) -> bool:
     """Whether `text` opens as a correction, so the free-text reader needs the call it corrects:
     the conversation is read only then."""
-    return opens_correction(scan(text).words)
+    return opens_correction(tuple(fold(token.text) for token in tokens_of(text)[:2]))

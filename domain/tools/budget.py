@@ -359,7 +359,7 @@ class AdjustExpenseTool(_BudgetWriteTool):
     async def _stage(self, args: AdjustExpenseArgs) -> Staged:
         # This month loaded: the limit warnings already said in it are re-armed by the new amount.
         this_month = self._this_month()
-        budget = await self.budget_repo.load(self.budget_id, periods=[this_month] if this_month else ())
+        budget = await self.budget_repo.load(self.budget_id, periods=[this_month] if this_month is not None else ())
         found = find_expense(budget, args.expense)
         old_expected = found.expected
         new = positive(args.new_expected, "O novo valor")

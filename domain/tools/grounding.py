@@ -35,7 +35,7 @@ from domain.errors import DomainError
 from domain.money import Period
 from domain.reading.amounts import read_amount
 from domain.reading.message import Scan, When, scan
-from domain.text import fold
+from domain.text import fold, words_of
 
 
 class Ground(StrEnum):
@@ -287,7 +287,7 @@ def _deadline(value: Any, said: Said) -> Any:
 def _card(value: Any, said: Said, money_at: int | None) -> Any:
     """The model's card when the member named it (any word of its name, "no Nubank") or said a
     card ("no cartão", "no crédito"): the tool finds it or names the household's; else none."""
-    named = {word for word in re.findall(r"[0-9a-z]+", fold(str(value))) if len(word) >= 3}
+    named = {word for word in words_of(str(value)) if len(word) >= 3}
     for index in _where_time_is(money_at):
         words = set(said.scanned(index).words)
         if words & named or words & _ON_CARD:
