@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic.alias_generators import to_snake
 
-from domain.agent.chat import READER, AgentChat, AgentReply
+from domain.agent.chat import READER, AgentChat, AgentReply, ToolCall
 from domain.agent.model import LanguageModel
 from domain.errors import DomainError
 from domain.operations.log import fingerprint
 from domain.operations.receipts import ToolReceipt
+from domain.tools.base import compact_json
 from eval.fixture import Case, World, build_world
 from eval.scoring import Call, EntryScore, Names, canonical_args, score_turn, show
 
@@ -124,6 +125,7 @@ class Player:
                                     conversation_id=f"{self.case.id}#{self.run}",
                                     reader=(lambda text, last: self.reader(text, last) if self.reader else None)
                                     if self.use_reader else None,
+                                    answer=_answer,
                                     memory=lambda text: self.memory(text) if self.memory else "")
             for index, turn in enumerate(self.case.turns):
                 if "press" in turn:
@@ -243,3 +245,9 @@ async def _speaker(world: World, call: Any, sender: str) -> str:
     operation = await world.operations.get(call.result.operation_id)
     stored = operation.arguments.get(to_snake(key)) if operation is not None else None
     return stored if isinstance(stored, str) and stored else sender
+
+
+async def _answer(calls: Sequence[ToolCall]) -> str:
+    """The reader's reads as their results: the bot words them as its read commands do
+    (`Queries.read_answer`); the eval scores the calls, not the words."""
+    return "\n".join(compact_json(call.result) for call in calls)

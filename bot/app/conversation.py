@@ -10,8 +10,9 @@ from bot.app.chats import ChatContext, Chats, scope
 from bot.app.outcomes import Outcome, Reply, Speaker
 from bot.app.ports import Storage
 from bot.app.proposals import Proposals, Spelling
+from bot.app.queries import Queries
 from bot.texts import guide, messages
-from domain.agent.chat import DEFAULT_HISTORY_TURNS, AgentChat, AgentReply
+from domain.agent.chat import DEFAULT_HISTORY_TURNS, AgentChat, AgentReply, ToolCall
 from domain.agent.model import FailureKind, LanguageModel
 from domain.agent.prompt import system_prompt
 from domain.agent.reader import SpendReader
@@ -22,11 +23,12 @@ MAX_MODEL_TEXT = 4000  # characters of one message the model may be sent
 
 
 class Conversation:
-    def __init__(self, storage: Storage, chats: Chats, proposals: Proposals, *,
+    def __init__(self, storage: Storage, chats: Chats, proposals: Proposals, queries: Queries, *,
                  model: LanguageModel | None) -> None:
         self.storage = storage
         self.chats = chats
         self.proposals = proposals
+        self.queries = queries
         self.model = model
 
     async def talk(self, chat_id: int, speaker: Speaker, text: str, *,
@@ -55,6 +57,7 @@ class Conversation:
             # The commonest spends need no model (contract §9); the rest goes to it with what the
             # message is about.
             reader=SpendReader.of(context.household, budget, goals, today).read,
+            answer=lambda calls: self._answer(context, calls),
             memory=lambda said: working_memory(context.household, budget, goals, today, said),
         )
         reply = await chat.send(text, sender=member.name, attachments=attachments)
@@ -62,6 +65,17 @@ class Conversation:
             return [Reply(guide.no_model_text())]
         # The previews spell expenses and goals as the household does, from what this turn loaded.
         return await self._outcomes(context, reply, Spelling(budget, goals))
+
+    async def _answer(self, context: ChatContext, calls: Sequence[ToolCall]) -> str | None:
+        """The questions the reader took, answered as their read commands answer them."""
+        answers = []
+        for call in calls:
+            result = call.result if isinstance(call.result, dict) else {}
+            answered = await self.queries.read_answer(context, call.name, call.received or call.args, result)
+            if answered is None:
+                return None
+            answers.append(answered)
+        return "\n\n".join(answers)
 
     async def _outcomes(self, context: ChatContext, reply: AgentReply, spelling: Spelling) -> list[Outcome]:
         outcomes: list[Outcome] = [Reply(reply.text)] if reply.text.strip() else []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import date
-from typing import BinaryIO, Final
+from typing import Any, BinaryIO, Final
 
 from bot.app.chats import ChatContext, Chats
 from bot.app.outcomes import Preview, Reply, Speaker
@@ -20,6 +20,7 @@ from domain.money import Money, Period
 from domain.reports import BudgetReport, FaturaReport, GoalReport, MonthReport
 from domain.tools.budget import AdjustmentPreview
 from domain.tools.cards import CardBillTool
+from domain.tools.goals import goal_matching
 from domain.tools.registry import read_preview
 from domain.tools.sharing import BalanceTool, rule_view
 from domain.tools.undo import UndoPreview
@@ -129,6 +130,31 @@ class Queries:
         await history.write_csv(self.storage.ledger.stream(context.link.household_id, period), out,
                                 self.chats.timezone)
         return history.export_file_name(period)
+
+    async def read_answer(self, context: ChatContext, name: str, arguments: Mapping[str, Any],
+                          result: Mapping[str, Any]) -> str | None:
+        """A question the free-text reader took (domain.agent.questions), answered as the read
+        command for it answers (/resumo, /saldo, /fatura, one goal of /metas); None for a read with
+        no such answer (the model's turn)."""
+        try:
+            if name == "budgetStatus":
+                return await self.summary(context, Period.parse(str(arguments["period"])))
+            if name == "balance":
+                period = arguments.get("period")
+                return await _saldo(self, context, str(period) if period else "")
+            if name == "cardBill":
+                period = arguments.get("period")
+                return cards.fatura_text(await _card_tool(context).report(
+                    str(arguments["card"]), Period.parse(str(period)) if period else None))
+            if name == "goalStatus":
+                goals = await self.storage.goals.list(context.link.household_id, history=False)
+                goal = goal_matching(goals, str(arguments["name"]))
+                return reports.goal_report_text(GoalReport.or_why_not(goal, self.chats.today(), self.chats.rates))
+            if name == "checkFeasibility":
+                return reports.feasibility_text(result)
+        except DomainError as error:
+            return messages.error_text(error)
+        return None
 
     async def pending_previews(self, chat_id: int) -> list[Preview]:
         """Every preview of the chat still waiting for a decision (the console lists them)."""

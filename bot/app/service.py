@@ -40,10 +40,10 @@ class HouseholdService:
         self.proposals = proposals = Proposals(storage)
         self.membership = Membership(storage, self.chats, proposals, clock=clock,
                                      default_currency=default_currency)
-        self.conversation = Conversation(storage, self.chats, proposals, model=model)
+        self.queries = Queries(storage, self.chats, proposals)
+        self.conversation = Conversation(storage, self.chats, proposals, self.queries, model=model)
         self.commands = Commands(self.chats, proposals)
         self.decisions = Decisions(self.chats, proposals)
-        self.queries = Queries(storage, self.chats, proposals)
 
     @property
     def model(self) -> LanguageModel | None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any, Final
 
 from bot.texts.format import (
     PERCENT_CEILING,
@@ -66,6 +67,29 @@ def goal_reports_text(reports: Sequence[GoalReport | UnreportableGoal]) -> str:
     if not reports:
         return "\n".join(["🎯 Metas", "", "Nenhuma meta criada ainda.", GOAL_HINT])
     return "\n\n".join(["🎯 Metas", *("\n".join(_typed_goal_lines(r)) for r in reports)])
+
+
+def goal_report_text(report: GoalReport | UnreportableGoal) -> str:
+    """One goal as /metas shows it: the answer to "quanto falta pra Amsterdam?"."""
+    return "\n".join(["🎯 Meta", "", *_typed_goal_lines(report)])
+
+
+def feasibility_text(result: Mapping[str, Any]) -> str:
+    """"dá pra juntar 20 mil até dezembro de 2027?": the monthly amount the goal needs against what
+    is left of the income after the expenses and the other goals (`checkFeasibility`'s result)."""
+    def amount(key: str) -> str:
+        return money(Money(Decimal(str(result[key]["amount"])), str(result[key]["currency"])))
+
+    subject = "a nova meta" if result["goal"] == "nova meta" else f"a meta {result['goal']}"
+    verdict = "✅ Cabe no orçamento" if result["feasible"] else "⚠️ Não cabe no orçamento"
+    lines = [f"{verdict}: {subject} pede {amount('requiredMonthly')} por mês.", "",
+             f"Renda: {amount('income')}",
+             f"Despesas previstas: {amount('expectedExpenses')}",
+             f"Outras metas: {amount('otherGoalsMonthly')} por mês",
+             f"Sobra por mês: {amount('monthlySurplus')}"]
+    if result["requiredMonthly"]["currency"] != result["requiredMonthlyInBudgetCurrency"]["currency"]:
+        lines.insert(1, f"(≈ {amount('requiredMonthlyInBudgetCurrency')} por mês)")
+    return "\n".join(lines)
 
 
 def _typed_goal_lines(report: GoalReport | UnreportableGoal) -> list[str]:

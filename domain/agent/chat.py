@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -78,6 +78,9 @@ READER = "reader"
 # The free-text reader: a member's text, and the write call the conversation proposed last (its
 # "name" and "arguments"; None: none), to the calls the text certainly means, or None.
 Reader = Callable[[str, Mapping[str, Any] | None], Sequence[Mapping[str, Any]] | None]
+# The reader's reads in words for the members: the text of the read calls it made (their results
+# in `ToolCall.result`), or None when it has none for them (the model's turn, then).
+Answer = Callable[[Sequence["ToolCall"]], Awaitable[str | None]]
 
 
 @dataclass
@@ -100,6 +103,7 @@ class AgentChat:
         *,
         system_prompt: str | Callable[[], str] = "",
         reader: Reader | None = None,
+        answer: Answer | None = None,
         memory: Callable[[str], str] | None = None,
         failure_note: str = FAILURE_NOTE,
         conversations: ConversationStore | None = None,
@@ -124,6 +128,7 @@ class AgentChat:
         self.history_turns = history_turns
         self.history_tokens = history_tokens
         self.reader = reader
+        self.answer = answer
         self.memory = memory
 
     @classmethod
@@ -269,6 +274,8 @@ class AgentChat:
         read = self.reader(text, last)
         if not read:
             return None
+        if all(self._reads(call) for call in read):
+            return await self._answered(user, text, read)
         raw_calls = [{"id": f"{READER}_{i}", "type": "function",
                       "function": {"name": str(call["name"]),
                                    "arguments": json.dumps(call["arguments"], ensure_ascii=False)}}
@@ -283,6 +290,32 @@ class AgentChat:
         new.append({"role": "assistant", "content": PREVIEWS_SENT})
         await self.conversations.append(self.conversation_id, new)
         return AgentReply(text="", tool_calls=calls)
+
+    def _reads(self, call: Mapping[str, Any]) -> bool:
+        tool = self.tools.get(str(call.get("name")))
+        return tool is not None and tool.offered and not isinstance(tool, WriteTool)
+
+    async def _answered(self, user: Message, text: str, read: Sequence[Mapping[str, Any]]) -> AgentReply | None:
+        """A question the reader took: its reads run as the model's would, and `answer` puts them
+        in words. The conversation keeps the question and that answer (not the reads' JSON), so
+        "e mês passado?" next has what it follows. None when a read fails or there is no answer
+        for it: the model's turn."""
+        if self.answer is None:
+            return None
+        calls = []
+        for i, call in enumerate(read):
+            raw = {"id": f"{READER}_{i}", "type": "function",
+                   "function": {"name": str(call["name"]), "arguments": json.dumps(call["arguments"], ensure_ascii=False)}}
+            ran = await self._run_tool(raw, set(), None, said=text)
+            if ran.error is not None:
+                return None
+            ran.source = READER
+            calls.append(ran)
+        answered = await self.answer(calls)
+        if not answered:
+            return None
+        await self.conversations.append(self.conversation_id, [user, {"role": "assistant", "content": answered}])
+        return AgentReply(text=answered, tool_calls=calls)
 
     async def _run_tool(self, raw: dict[str, Any], proposed_now: set[str], sender: str | None, *,
                         said: str | None = None, earlier: Sequence[Message] = ()) -> ToolCall:

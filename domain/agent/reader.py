@@ -7,6 +7,8 @@ the model would make, and `AgentChat` runs it as one, before and instead of any 
 (contract §9). Anything it is not sure of — a question, a change of an expected amount, a goal, a
 correction, a second number, an unknown name, another currency — it leaves to the model, or to the
 usual hint when there is none. It never guesses: a wrong preview is worse than a model request.
+A plain question ("quanto falta pra Amsterdam?") it hands to `domain.agent.questions`, which names
+the one read it means, or none.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any, Final, Literal
 
 from pydantic.alias_generators import to_snake
 
+from domain.agent.questions import Subjects, is_question, read_question
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household, Member
@@ -66,6 +69,7 @@ class SpendReader:
     goal_words: frozenset[str]
     today: date
     cards: tuple[tuple[str, tuple[str, ...]], ...] = ()  # active cards: name, and every name they answer to
+    goals: tuple[str, ...] = ()  # the active goals' names, for the questions it reads
 
     @classmethod
     def of(cls, household: Household, budget: Budget | None, goals: Iterable[Goal], today: date) -> SpendReader:
@@ -75,17 +79,22 @@ class SpendReader:
             word for goal in goals if not goal.archived for word in _words(goal.name)
             if len(word) >= _MIN_GOAL_WORD and not word.isdigit() and word not in expense_words)
         cards = tuple((c.name, (c.name, *c.aliases)) for c in budget.active_cards()) if budget else ()
-        return cls(household.currency, tuple(household.members), expenses, goal_words, today, cards)
+        return cls(household.currency, tuple(household.members), expenses, goal_words, today, cards,
+                   tuple(goal.name for goal in goals if not goal.archived))
 
     def read(self, text: str, last: Mapping[str, Any] | None = None) -> list[dict[str, Any]] | None:
         """The calls `text` certainly means: one recordSpend per spend it tells, or, when it only
         corrects the write call the conversation proposed `last` ("não, foi 250", "ops, isso foi
-        mês passado"), that call with the one thing it corrects; None when unsure."""
-        if not text or len(text) > MAX_TEXT or "?" in text or "\n" in text.strip():
+        mês passado"), that call with the one thing it corrects; or the one read a plain question
+        means ("quanto falta pra Amsterdam?", domain.agent.questions); None when unsure."""
+        if not text or len(text) > MAX_TEXT or "\n" in text.strip():
             return None
         said = scan(text, today=self.today)
         if last is not None and said.words and opens_correction(said.words):
-            return self._corrected(said, last)
+            return None if "?" in text else self._corrected(said, last)
+        if is_question(text, said):
+            return read_question(text, said, Subjects(self.expenses, self.goals, self.cards, self.currency,
+                                                      self.today))
         words = said.words
         if not words or words[0] in _QUESTION_OPENERS:
             return None

@@ -106,11 +106,17 @@ def test_members_talk_to_the_agent_confirm_its_previews_by_button_and_by_text_an
     again = casa.press(BRUNO, spend.confirm, spend.message_id)
     assert answer_text(again) == "Essa operação já foi confirmada."
 
-    # A read: the model calls budgetStatus, then answers in text.
+    # A plain question is the reader's: /resumo's answer, with no model request.
+    requests_before = len(llm.requests)
+    plain = casa.reply_to(BRUNO, "quanto gastamos?")
+    assert plain == casa.reply_to(BRUNO, "/resumo") and "R$ 37,90" in plain
+    assert len(llm.requests) == requests_before
+
+    # A read the reader leaves to the model (no subject it is sure of): budgetStatus, then text.
     llm.script([tool_calls(("budgetStatus", {"period": THIS_MONTH})),
                 text("Em junho vocês gastaram R$ 37,90 de R$ 1.500,00 no Mercado.")])
     since = casa.mark()
-    answer_to_read = casa.reply_to(BRUNO, "quanto gastamos?")
+    answer_to_read = casa.reply_to(BRUNO, "e como a gente tá indo, no geral?")
     assert answer_to_read == "Em junho vocês gastaram R$ 37,90 de R$ 1.500,00 no Mercado."
     status = tool_results(llm.requests[-1])[-1]
     assert '"37.90"' in status and '"1500' in status, status

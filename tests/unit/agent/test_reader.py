@@ -76,8 +76,8 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
 
 
 @pytest.mark.parametrize("text", [
-    "quanto gastei no mercado?",             # a question
-    "quanto foi de luz esse mês",
+    "quanto gastei no mercado e na luz?",    # a question about two expenses
+    "não, era 40?",                          # a correction asked
     "o aluguel vai pra 2.700",               # a new expected amount
     "internet foi pra 120",
     "sobe o mercado pra 1.800",

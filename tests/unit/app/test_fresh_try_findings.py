@@ -271,7 +271,7 @@ async def test_a_bare_confirma_with_nothing_pending_says_so(service: HouseholdSe
 
     confirming = await service.decide_pending(CHAT, ANA.user_id, "confirma")
     cancelling = await service.decide_pending(CHAT, ANA.user_id, "cancela")
-    talk = await service.talk(CHAT, ANA, "quanto gastamos?")
+    talk = await service.talk(CHAT, ANA, "me ajuda com as contas da casa")
 
     assert confirming == Reply("Nada pendente para confirmar.")
     assert cancelling == Reply("Nada pendente para cancelar.")

@@ -877,7 +877,7 @@ async def test_a_model_that_reads_and_then_says_nothing_still_leaves_the_member_
     service = agent(storage, clock, model)
     await with_mercado(service)
 
-    outcomes = await service.talk(CHAT, ANA, "quanto gastamos?")
+    outcomes = await service.talk(CHAT, ANA, "como a gente tá indo?")
 
     assert [o.text for o in outcomes if isinstance(o, Reply)] == [messages.silent_model_text()]
     assert len(model.requests) == 2
@@ -1206,3 +1206,35 @@ async def test_without_a_model_what_the_reader_does_not_take_still_gets_the_hint
     text = only_reply(await service.talk(CHAT, ANA, "o mercado subiu pra 1.800"))
 
     assert text == guide.no_model_text()
+
+
+async def test_without_a_model_a_plain_question_gets_the_answer_its_read_command_gives(
+        service: HouseholdService) -> None:
+    await with_mercado(service)
+    await confirmed(service, ANA, "gasto", "120 mercado")
+
+    spent = only_reply(await service.talk(CHAT, BRUNO, "quanto já gastamos esse mês?"))
+    owed = only_reply(await service.talk(CHAT, BRUNO, "quanto eu devo pra Ana?"))
+
+    assert spent == await service.answer("resumo", CHAT, BRUNO, "")
+    assert owed == await service.answer("saldo", CHAT, BRUNO, "")
+    assert "Bruno deve R$ 60,00 a Ana" in owed
+
+
+async def test_a_question_about_one_goal_is_answered_with_that_goal_alone(service: HouseholdService) -> None:
+    await couple(service)
+    await confirmed(service, ANA, "meta", "Lua de mel 6000 EUR até 2028-06-01")
+    await confirmed(service, ANA, "meta", "Reserva 20.000")
+
+    text = only_reply(await service.talk(CHAT, BRUNO, "quanto falta pra lua de mel?"))
+
+    assert text.startswith("🎯 Meta\n\nLua de mel\n") and "Reserva" not in text
+
+
+async def test_a_question_from_someone_outside_the_household_reads_nothing(service: HouseholdService) -> None:
+    await with_mercado(service)
+    await confirmed(service, ANA, "gasto", "120 mercado")
+
+    outcomes = await service.talk(CHAT, STRANGER, "quanto já gastamos esse mês?")
+
+    assert all("120" not in getattr(outcome, "text", "") for outcome in outcomes)

@@ -79,7 +79,7 @@ async def test_in_the_console_ok_after_the_preview_was_decided_says_nothing_is_p
     await console.handle("1")
 
     await console.handle("ok")
-    await console.handle("ok, e quanto gastamos?")
+    await console.handle("ok, e o que mais?")
 
     assert printed[-2] == "Nada pendente para confirmar."
     assert "/gasto" in printed[-1], "other free text without a model gets the commands"

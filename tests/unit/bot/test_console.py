@@ -79,7 +79,7 @@ async def test_free_text_without_a_model_points_to_the_commands_and_quit_ends() 
     await console.switch("Ana")
     await console.handle("/start")
 
-    assert await console.handle("oi, quanto gastamos?")
+    assert await console.handle("oi, tudo bem por aí?")
     assert "/gasto" in printed[-1]
     assert not await console.handle("/fim")
 

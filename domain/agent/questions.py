@@ -1,0 +1,211 @@
+"""The commonest questions, read with no model: which read tool a question means, and its arguments.
+
+"quanto falta pra Amsterdam?" is `goalStatus`, "quanto já gastamos esse mês?" `budgetStatus`,
+"quanto eu devo pro Bruno?" `balance`, "quanto vem a fatura do nubank?" `cardBill`, "dá pra lua de
+mel?" or "dá pra juntar 20 mil até 01/12/2027?" `checkFeasibility`. A read writes nothing, but a
+wrong answer still misleads: the reader takes a question only when its subject is certain (one
+goal, one card, the household's own month) and nothing in it asks for a change; anything else —
+a write word, an amount where a read needs none, two goals, a month it cannot place — is the
+model's. Its word lists are data: a word added to `_WRITES` sends a form to the model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, Final
+
+from domain.money import Period
+from domain.reading.message import Scan
+from domain.text import words_of
+
+# A question starts with one of these (after "e", "ei", "amor"…), or ends with "?".
+_OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "qnto", "qto", "qual", "quais",
+                             "como", "quem", "cade", "sera", "estamos", "conseguimos", "consigo", "ta",
+                             "tem", "temos"})
+_LEADING: Final = frozenset({"e", "ei", "oi", "amor", "mozao", "bom", "entao", "ai", "ah"})
+# Any of these makes the message something to do, not only to know: the model's.
+_WRITES: Final = ("paguei", "comprei", "lanc*", "registr*", "anot*", "aport*", "coloc*", "guardei",
+                  "guarda", "cria", "criar", "crie", "cadastr*", "muda", "mudar", "mude", "mudou", "subiu",
+                  "aumentou", "aumenta", "baixa", "baixou", "acerta", "acertar", "acerte", "confirm*", "cancel*",
+                  "desfaz*", "apaga*", "transferi", "mandei", "paga", "pagar", "pague", "pagamos", "recebi",
+                  "ganhei", "arquiv*", "renomei*", "exclu*", "remov*", "tira", "tirar",
+                  "nao", "errado", "errada", "corrig*", "pix", "divisao", "dividir", "divide", "parcel*",
+                  "nova")
+_RESUMO: Final = frozenset({"resumo", "balanco"})
+_SPENT: Final = ("gast*", "estour*", "limite", "sobrou", "sobra", "passamos", "passou", "foi", "deu",
+                 "orcamento")
+_OWED: Final = frozenset({"devo", "deve", "devem", "devemos", "devendo", "deves", "saldo", "quites"})
+_FATURA: Final = frozenset({"fatura", "faturas"})
+_AFFORD: Final = frozenset({"viavel", "bancar", "cabe", "caber", "possivel", "conseguimos", "consegue",
+                            "consigo", "conseguiremos", "conseguir"})
+_CAN: Final = frozenset({"da", "dá"})  # "dá pra …"
+_FOR: Final = frozenset({"pra", "para", "pro"})
+_SAVE: Final = frozenset({"juntar", "guardar", "ter", "economizar", "poupar", "quiser", "quisermos"})
+_STOP: Final = frozenset({"de", "do", "da", "dos", "das", "e", "a", "o", "ao", "em", "no", "na", "pra", "pro",
+                          "para", "meta", "nossa", "nosso", "viagem"})
+_MIN_WORD: Final = 4
+MAX_QUESTION: Final = 200  # characters: a longer message is more than one question
+
+GOAL_STATUS: Final = "goalStatus"
+BUDGET_STATUS: Final = "budgetStatus"
+BALANCE: Final = "balance"
+CARD_BILL: Final = "cardBill"
+FEASIBILITY: Final = "checkFeasibility"
+READS: Final = frozenset({GOAL_STATUS, BUDGET_STATUS, BALANCE, CARD_BILL, FEASIBILITY})
+
+
+@dataclass(frozen=True)
+class Subjects:
+    """What a question may be about: the household's expenses, goals and cards (each a name and
+    every name it answers to), its currency and the day the question was asked."""
+
+    expenses: tuple[tuple[str, tuple[str, ...]], ...]
+    goals: tuple[str, ...]
+    cards: tuple[tuple[str, tuple[str, ...]], ...]
+    currency: str
+    today: date
+
+
+def is_question(text: str, said: Scan) -> bool:
+    words = _opening(said.words)
+    return "?" in text or bool(words and words[0] in _OPENERS) or bool(set(said.words) & _RESUMO)
+
+
+def read_question(text: str, said: Scan, subjects: Subjects) -> list[dict[str, Any]] | None:
+    """The one read call the question certainly means, or None (the model's)."""
+    words = said.words
+    if not words or len(text) > MAX_QUESTION or "\n" in text.strip() or not is_question(text, said):
+        return None
+    if any(_any_of(word, _WRITES) for word in words) or len(said.whens) > 1 or said.strays:
+        return None
+    goal = _goal_in(words, said.covered(), subjects.goals)
+    card = _named(words, subjects.cards)
+    expense = _named(words, subjects.expenses)
+    if goal is False or card is False or expense is False:
+        return None
+    if _affordability(words):
+        return _feasibility(said, goal, card, expense, subjects)
+    if said.amounts:
+        return None  # a read needs no amount: "tem 50 no mercado?" is not certain
+    if set(words) & _OWED:
+        if goal or card or expense:
+            return None
+        return [_call(BALANCE, _month(said))]
+    if set(words) & _FATURA or card:
+        return _fatura(said, card, goal, subjects)
+    if goal:
+        return None if expense else [_call(GOAL_STATUS, {"name": goal})]
+    if expense or set(words) & _RESUMO or any(_any_of(word, _SPENT) for word in words):
+        period = said.whens[0].month if said.whens else Period.of(subjects.today)
+        return [_call(BUDGET_STATUS, {"period": str(period)})]
+    return None
+
+
+def _feasibility(said: Scan, goal: str | bool | None, card: str | bool | None, expense: str | bool | None,
+                 subjects: Subjects) -> list[dict[str, Any]] | None:
+    """"dá pra lua de mel?": that goal; "dá pra juntar 20 mil até 01/12/2027?": that target by that
+    day (a day written whole: "até dezembro" says no day, and "o fim do ano" is the model's)."""
+    if card or expense:
+        return None
+    if goal:
+        return None if said.amounts or said.whens else [_call(FEASIBILITY, {"goal": goal})]
+    if len(said.amounts) != 1 or len(said.whens) != 1 or said.whens[0].day is None:
+        return None
+    if not set(said.words) & _SAVE or len(said.currencies) > 1:
+        return None
+    deadline = said.whens[0].day
+    if deadline <= subjects.today:
+        return None
+    found = said.amounts[0]
+    currency = found.amount.currency or next(iter(said.currencies), None) or subjects.currency
+    return [_call(FEASIBILITY, {"target": {"amount": f"{found.value:f}", "currency": currency},
+                                "deadline": deadline.isoformat()})]
+
+
+def _fatura(said: Scan, card: str | bool | None, goal: str | bool | None,
+            subjects: Subjects) -> list[dict[str, Any]] | None:
+    """The card named, or the household's only card; the fatura of the month named (a month not
+    yet come within two is the fatura ahead: "a de julho" in June), else the open one."""
+    if goal:
+        return None
+    if card is None:
+        if len(subjects.cards) != 1:
+            return None
+        card = subjects.cards[0][0]
+    arguments: dict[str, Any] = {"card": card}
+    if said.whens:
+        when = said.whens[0]
+        this = Period.of(subjects.today)
+        month = when.month
+        ahead = Period(month.year + 1, month.month)
+        if not any(word.isdigit() and len(word) == 4 for word in said.words) and \
+                0 < _months_between(this, ahead) <= 2:
+            month = ahead
+        if month != this:
+            arguments["period"] = str(month)
+    return [_call(CARD_BILL, arguments)]
+
+
+def _affordability(words: Sequence[str]) -> bool:
+    if set(words) & _AFFORD:
+        return True
+    return any(word in _CAN and index + 1 < len(words) and words[index + 1] in _FOR
+               for index, word in enumerate(words))
+
+
+def _goal_in(words: Sequence[str], covered: set[int], goals: Sequence[str]) -> str | bool | None:
+    """The one goal the question names: its whole name, or more of its own words than any other
+    goal's (a word of four letters or more: "Amsterdam", "carro", never a month the question
+    names: "setembro" in "quanto gastamos em setembro?"); False when two tie."""
+    present = {word for index, word in enumerate(words) if index not in covered}
+    text = " " + " ".join(words) + " "
+    scores: dict[str, int] = {}
+    for name in goals:
+        own = words_of(name)
+        if own and f" {' '.join(own)} " in text:
+            scores[name] = 100 + len(own)
+            continue
+        hits = sum(1 for word in own if len(word) >= _MIN_WORD and word not in _STOP
+                   and not word.isdigit() and word in present)
+        if hits:
+            scores[name] = hits
+    if not scores:
+        return None
+    best = max(scores.values())
+    winners = [name for name, score in scores.items() if score == best]
+    return winners[0] if len(winners) == 1 else False
+
+
+def _named(words: Sequence[str], names: Sequence[tuple[str, tuple[str, ...]]]) -> str | bool | None:
+    """The one expense (or card) whose name or alias stands in the question; False for two."""
+    text = " " + " ".join(words) + " "
+    found = {name for name, spellings in names for written in spellings
+             if (own := words_of(written)) and f" {' '.join(own)} " in text}
+    if len(found) > 1:
+        return False
+    return next(iter(found), None)
+
+
+def _month(said: Scan) -> dict[str, Any]:
+    return {"period": str(said.whens[0].month)} if said.whens else {}
+
+
+def _months_between(start: Period, end: Period) -> int:
+    return (end.year - start.year) * 12 + end.month - start.month
+
+
+def _opening(words: Sequence[str]) -> Sequence[str]:
+    index = 0
+    while index < len(words) and words[index] in _LEADING:
+        index += 1
+    return words[index:]
+
+
+def _any_of(word: str, patterns: Sequence[str]) -> bool:
+    return any(word.startswith(p[:-1]) if p.endswith("*") else word == p for p in patterns)
+
+
+def _call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "arguments": arguments}
