@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select
 
 from domain.agent.conversation import Message, last_turns
 from infra.db.engine import Database
@@ -13,6 +13,9 @@ from infra.db.upsert import insert_for
 from infra.db.values import dumps, loads
 
 DEFAULT_TURNS_KEPT = 50
+# Older turns are deleted when an append crosses a multiple of this many turns, not on every append:
+# a member's message waits for one statement less, and a conversation holds at most this many more.
+PRUNE_EVERY = 10
 
 
 class SqlConversationStore:
@@ -23,6 +26,7 @@ class SqlConversationStore:
         self._max_turns_kept = max_turns_kept
 
     async def recent(self, conversation_id: str, turns: int) -> list[Message]:
+        turns = min(turns, self._max_turns_kept)  # a turn past the limit waits for its pruning
         if turns <= 0:
             return []
         async with self._db.reading() as connection:
@@ -42,18 +46,23 @@ class SqlConversationStore:
     async def append(self, conversation_id: str, new: list[Message]) -> None:
         if not new:
             return
+        count, users = len(new), sum(1 for message in new if message.get("role") == "user")
         async with self._db.transaction() as unit:
             connection = unit.connection
-            # Creates the conversation's row or, if it is there, locks it (an upsert that updates
-            # locks the row on PostgreSQL, as SELECT ... FOR UPDATE did): two appends number their
-            # messages in turn. Either way it hands back the numbering so far.
+            # Creates the conversation's row or, if it is there, moves its numbering on and so locks
+            # it (an upsert that updates locks the row on PostgreSQL, as SELECT ... FOR UPDATE did):
+            # two appends number their messages in turn. It hands back the numbering after this one.
             statement = insert_for(connection.dialect.name, conversations)
-            ordinal, turn = (await connection.execute(
-                statement.values(id=conversation_id, last_ordinal=0, last_turn=0,
-                                 updated_at=datetime.now(UTC))
-                .on_conflict_do_update(index_elements=[conversations.c.id],
-                                       set_={"updated_at": statement.excluded.updated_at})
+            now = datetime.now(UTC)
+            last_ordinal, last_turn = (await connection.execute(
+                statement.values(id=conversation_id, last_ordinal=count, last_turn=users, updated_at=now)
+                .on_conflict_do_update(index_elements=[conversations.c.id], set_={
+                    "last_ordinal": conversations.c.last_ordinal + count,
+                    "last_turn": conversations.c.last_turn + users,
+                    "updated_at": statement.excluded.updated_at})
                 .returning(conversations.c.last_ordinal, conversations.c.last_turn))).one()
+            ordinal, turn = last_ordinal - count, last_turn - users
+            first_turn = turn
             rows = []
             for message in new:
                 ordinal += 1
@@ -62,9 +71,7 @@ class SqlConversationStore:
                 rows.append({"conversation_id": conversation_id, "ordinal": ordinal, "turn": turn,
                              "body": dumps(message)})
             await connection.execute(messages.insert(), rows)
-            await connection.execute(
-                update(conversations).where(conversations.c.id == conversation_id)
-                .values(last_ordinal=ordinal, last_turn=turn, updated_at=datetime.now(UTC)))
-            await connection.execute(
-                delete(messages).where(messages.c.conversation_id == conversation_id,
-                                       messages.c.turn <= turn - self._max_turns_kept))
+            if turn // PRUNE_EVERY != first_turn // PRUNE_EVERY:
+                await connection.execute(
+                    delete(messages).where(messages.c.conversation_id == conversation_id,
+                                           messages.c.turn <= turn - self._max_turns_kept))

@@ -220,3 +220,21 @@ async def test_a_conversation_keeps_its_messages_in_order_and_only_the_latest_tu
         "[Ana] mensagem 3", "[Ana] mensagem 4", "[Ana] mensagem 5"]
     assert await store.recent("chat-2", 10) == [{"role": "user", "content": "outra conversa"}]
     assert await store.recent("chat-3", 10) == []
+
+
+async def test_older_turns_are_deleted_every_few_turns_and_never_read_in_between(database: Database) -> None:
+    store = SqlConversationStore(database, max_turns_kept=3)
+
+    stored: list[int] = []
+    for turn in range(1, 26):
+        await store.append("chat-1", [{"role": "user", "content": f"m{turn}"},
+                                      {"role": "assistant", "content": f"r{turn}"}])
+        async with database.reading() as connection:
+            stored.append(len((await connection.execute(
+                select(messages.c.ordinal).where(messages.c.conversation_id == "chat-1"))).all()))
+        assert [m["content"] for m in await store.recent("chat-1", 50) if m["role"] == "user"] == [
+            f"m{n}" for n in range(max(1, turn - 2), turn + 1)]
+
+    # deleted when the count of turns crosses 10 and 20: never more than 3 + 10 turns are kept
+    assert stored[8] == 18 and stored[9] == 6 and stored[19] == 6 and stored[24] == 16
+    assert max(stored) <= 2 * (3 + 10)
