@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
 # Emoji, pictographs and their joiners and variation selectors: "Água e Luz 💡" answers to
 # "agua e luz", as goals with emoji already did.
@@ -55,6 +56,12 @@ def words_of(text: str) -> tuple[str, ...]:
     """The folded runs of letters and digits of `text`: "PAG*FARMACIA São João" -> pag, farmacia,
     sao, joao."""
     return tuple(_WORD.findall(fold(text)))
+
+
+def matches_any(word: str, patterns: Iterable[str]) -> bool:
+    """Whether a folded word is one of `patterns`, where a pattern ending in "*" is a prefix
+    ("cancel*": cancela, cancelar): the word lists of the free-text reader."""
+    return any(word.startswith(p[:-1]) if p.endswith("*") else word == p for p in patterns)
 
 
 def safe_text(text: str) -> str:

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from domain.money import Period
 from domain.reading.message import Scan
-from domain.text import words_of
+from domain.text import matches_any, words_of
 
 # A question starts with one of these (after "e", "ei", "amor"…), or ends with "?".
 _OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "qnto", "qto", "qual", "quais",
@@ -78,11 +78,11 @@ def read_question(text: str, said: Scan, subjects: Subjects) -> list[dict[str, A
     words = said.words
     if not words or len(text) > MAX_QUESTION or "\n" in text.strip() or not is_question(text, said):
         return None
-    if any(_any_of(word, _WRITES) for word in words) or len(said.whens) > 1 or said.strays:
+    if any(matches_any(word, _WRITES) for word in words) or len(said.whens) > 1 or said.strays:
         return None
-    goal = _goal_in(words, said.covered(), subjects.goals)
-    card = _named(words, subjects.cards)
-    expense = _named(words, subjects.expenses)
+    goal = goal_named(words, said.covered(), subjects.goals)
+    card = named_in(words, subjects.cards)
+    expense = named_in(words, subjects.expenses)
     if goal is False or card is False or expense is False:
         return None
     if _affordability(words):
@@ -97,7 +97,7 @@ def read_question(text: str, said: Scan, subjects: Subjects) -> list[dict[str, A
         return _fatura(said, card, goal, subjects)
     if goal:
         return None if expense else [_call(GOAL_STATUS, {"name": goal})]
-    if expense or set(words) & _RESUMO or any(_any_of(word, _SPENT) for word in words):
+    if expense or set(words) & _RESUMO or any(matches_any(word, _SPENT) for word in words):
         period = said.whens[0].month if said.whens else Period.of(subjects.today)
         return [_call(BUDGET_STATUS, {"period": str(period)})]
     return None
@@ -155,30 +155,25 @@ def _affordability(words: Sequence[str]) -> bool:
                for index, word in enumerate(words))
 
 
-def _goal_in(words: Sequence[str], covered: set[int], goals: Sequence[str]) -> str | bool | None:
-    """The one goal the question names: its whole name, or more of its own words than any other
-    goal's (a word of four letters or more: "Amsterdam", "carro", never a month the question
-    names: "setembro" in "quanto gastamos em setembro?"); False when two tie."""
+def goal_named(words: Sequence[str], covered: set[int], goals: Sequence[str]) -> str | bool | None:
+    """The one goal the message names: by its whole name, or by a word of its own of four letters
+    or more ("Amsterdam", "carro"; never a month the message names: "setembro" in "quanto gastamos
+    em setembro?"); False when it names two ("na reserva e no casamento")."""
     present = {word for index, word in enumerate(words) if index not in covered}
     text = " " + " ".join(words) + " "
-    scores: dict[str, int] = {}
+    named = []
     for name in goals:
         own = words_of(name)
-        if own and f" {' '.join(own)} " in text:
-            scores[name] = 100 + len(own)
-            continue
-        hits = sum(1 for word in own if len(word) >= _MIN_WORD and word not in _STOP
-                   and not word.isdigit() and word in present)
-        if hits:
-            scores[name] = hits
-    if not scores:
-        return None
-    best = max(scores.values())
-    winners = [name for name, score in scores.items() if score == best]
-    return winners[0] if len(winners) == 1 else False
+        if (own and f" {' '.join(own)} " in text) or any(
+                len(word) >= _MIN_WORD and word not in _STOP and not word.isdigit() and word in present
+                for word in own):
+            named.append(name)
+    if len(named) > 1:
+        return False
+    return named[0] if named else None
 
 
-def _named(words: Sequence[str], names: Sequence[tuple[str, tuple[str, ...]]]) -> str | bool | None:
+def named_in(words: Sequence[str], names: Sequence[tuple[str, tuple[str, ...]]]) -> str | bool | None:
     """The one expense (or card) whose name or alias stands in the question; False for two."""
     text = " " + " ".join(words) + " "
     found = {name for name, spellings in names for written in spellings
@@ -201,10 +196,6 @@ def _opening(words: Sequence[str]) -> Sequence[str]:
     while index < len(words) and words[index] in _LEADING:
         index += 1
     return words[index:]
-
-
-def _any_of(word: str, patterns: Sequence[str]) -> bool:
-    return any(word.startswith(p[:-1]) if p.endswith("*") else word == p for p in patterns)
 
 
 def _call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:

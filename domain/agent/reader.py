@@ -21,6 +21,7 @@ from typing import Any, Final, Literal
 
 from pydantic.alias_generators import to_snake
 
+from domain.agent.contributions import read_contribution
 from domain.agent.questions import Subjects, is_question, read_question
 from domain.budget import Budget
 from domain.goals import Goal
@@ -28,7 +29,7 @@ from domain.household import Household, Member
 from domain.money import Period
 from domain.reading.message import Found, Scan, scan, tokens_of
 from domain.reading.replies import CORRECTION_OPENERS, opens_correction
-from domain.text import fold
+from domain.text import fold, matches_any
 
 RECORD_SPEND: Final = "recordSpend"
 
@@ -92,9 +93,12 @@ class SpendReader:
         said = scan(text, today=self.today)
         if last is not None and said.words and opens_correction(said.words):
             return None if "?" in text else self._corrected(said, last)
+        subjects = Subjects(self.expenses, self.goals, self.cards, self.currency, self.today)
         if is_question(text, said):
-            return read_question(text, said, Subjects(self.expenses, self.goals, self.cards, self.currency,
-                                                      self.today))
+            return read_question(text, said, subjects)
+        contribution = read_contribution(text, said, subjects, self.members)
+        if contribution is not None:
+            return contribution
         words = said.words
         if not words or words[0] in _QUESTION_OPENERS:
             return None
@@ -304,12 +308,7 @@ def _words(text: str) -> tuple[str, ...]:
 
 
 def _refused(word: str) -> bool:
-    for refused in _NOT_A_PLAIN_SPEND:
-        if refused.endswith("*") and word.startswith(refused[:-1]):
-            return True
-        if word == refused:
-            return True
-    return False
+    return matches_any(word, _NOT_A_PLAIN_SPEND)
 
 
 def _pairs(amounts: Sequence[Found], matches: Sequence[_Match], said: Scan

@@ -83,8 +83,8 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "sobe o mercado pra 1.800",
     "não, foi 250",                          # a correction: the model reads the conversation
     "era 40 no mercado",
-    "coloquei 2k no carro novo",             # a goal
-    "aporta 250 na amsterdam",
+    "eu e o Bruno colocamos 2k no carro novo",  # a goal, two members
+    "vou aportar 250 na amsterdam",          # a plan
     "gastei 80 no salão",                    # no expense of that name
     "o Pedro pagou 200 do mercado",          # not a member
     "te mandei 100 no pix, acerta aí",       # an acerto

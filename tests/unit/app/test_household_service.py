@@ -1238,3 +1238,18 @@ async def test_a_question_from_someone_outside_the_household_reads_nothing(servi
     outcomes = await service.talk(CHAT, STRANGER, "quanto já gastamos esse mês?")
 
     assert all("120" not in getattr(outcome, "text", "") for outcome in outcomes)
+
+
+async def test_without_a_model_a_plain_contribution_gets_the_same_preview_as_aporte(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await couple(service)
+    await confirmed(service, ANA, "meta", "Lua de mel 6000 até 2028-06-01")
+
+    [read] = await service.talk(CHAT, BRUNO, "coloquei 500 na lua de mel")
+    [command] = await service.command(CHAT, BRUNO, "aporte", "500 lua de mel")
+
+    assert isinstance(read, Preview) and isinstance(command, Preview)
+    assert read.text == command.text and "Bruno" in read.text
+    await service.press(CHAT, ANA.user_id, *ok(read))
+    [goal] = await goals(storage)
+    assert goal.saved_in_target_currency() == Money.of(500, "BRL")

@@ -1,0 +1,70 @@
+"""A contribution to a goal, read with no model: "coloquei 2k no carro novo", "aportei 500 na
+Amsterdam", "guardei 700 pro casamento ontem".
+
+It is the very `contributeToGoal` call the model would make (the speaker pays, on the day the
+message names or today), and only when the verb, the one amount and the one goal are certain: a
+second amount, two goals, an expense or a card named too, another member ("eu e o Bruno colocamos
+500 cada"), a plan ("vou guardar"), a withdrawal ("tirei"), a month without a day, or any word in
+`_NOT_CERTAIN` leaves it to the model. "comprei 300 euros pra viagem" is a contribution only a
+reader of intentions can tell: the model's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from domain.agent.questions import Subjects, goal_named, named_in
+from domain.household import Member
+from domain.reading.message import Scan
+from domain.reading.replies import opens_correction
+from domain.text import fold, matches_any, words_of
+
+CONTRIBUTE: Final = "contributeToGoal"
+
+# The verbs of putting money in a goal (folded); a message without one is not a contribution here.
+_PUT: Final = frozenset({"aportei", "aporta", "aporte", "aportar", "coloquei", "coloca", "guardei", "guarda",
+                         "juntei", "depositei", "poupei", "botei", "bota"})
+# Words that make it something else, or something the reader cannot be sure of (folded; "*": prefix).
+_NOT_CERTAIN: Final = ("cada", "metade", "divid*", "nao", "nem", "cancel*", "desfaz*", "apag*", "tira*", "tirei",
+                       "retir*", "saque*", "saquei", "resgat*", "vou", "vamos", "vai", "quero", "queremos",
+                       "preciso", "precisamos", "acho", "uns", "umas", "quase", "cerca", "tipo", "todo", "toda",
+                       "mensal", "mes", "meses", "cria", "criar", "nova", "novo", "gastei", "comprei", "despesa",
+                       "era", "foi", "foram", "ops", "errei", "se", "caso", "talvez", "mais", "tambem", "tb",
+                       "outro", "outra", "parcel*", "cartao", "emprest*", "devo", "deve", "acert*")
+# "eu paguei", "fui eu", "pago por mim", "paguei eu": the speaker, as the reader assumes anyway.
+_BY_SPEAKER: Final = ("eu paguei", "paguei eu", "fui eu", "pago por mim", "foi eu", "eu que paguei")
+
+
+def read_contribution(text: str, said: Scan, subjects: Subjects, members: Sequence[Member]
+                      ) -> list[dict[str, Any]] | None:
+    """The one contributeToGoal call the message certainly means, or None (the model's)."""
+    words = said.words
+    if "?" in text or not words or opens_correction(words) or not set(words) & _PUT:
+        return None
+    if len(said.amounts) != 1 or said.strays or len(said.whens) > 1 or len(said.currencies) > 1:
+        return None
+    if said.whens and said.whens[0].day is None:
+        return None  # "em março": the day is the model's to ask
+    covered = said.covered()
+    goal = goal_named(words, covered, subjects.goals)
+    if not isinstance(goal, str) or named_in(words, subjects.expenses) or named_in(words, subjects.cards):
+        return None
+    own = set(words_of(goal))
+    rest = " ".join(word for index, word in enumerate(words) if index not in covered and word not in own)
+    for phrase in _BY_SPEAKER:
+        rest = f" {rest} ".replace(f" {phrase} ", " ").strip()
+    if any(matches_any(word, _NOT_CERTAIN) for word in rest.split()):
+        return None
+    if any(fold(member.name) in rest.split() for member in members):
+        return None  # another member, or the speaker by name: who paid is the model's to read
+    found = said.amounts[0]
+    currency = found.amount.currency or next(iter(said.currencies), None) or subjects.currency
+    arguments: dict[str, Any] = {"goal": goal, "amount": {"amount": f"{found.value:f}", "currency": currency}}
+    if said.whens:
+        day = said.whens[0].day
+        assert day is not None
+        if day > subjects.today:
+            return None
+        arguments["date"] = day.isoformat()
+    return [{"name": CONTRIBUTE, "arguments": arguments}]

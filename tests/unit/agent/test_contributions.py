@@ -1,0 +1,74 @@
+"""A contribution to a goal read with no model (domain.agent.contributions): the commonest forms,
+and everything the reader is not sure of left to the model."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from domain.agent.reader import SpendReader
+from domain.budget import Budget
+from domain.goals import Goal
+from domain.household import Household
+from domain.money import Money
+
+TODAY = date(2026, 7, 1)  # a Wednesday: "ontem" is 30 June
+
+
+def reader() -> SpendReader:
+    house = Household.create("Casa", "BRL", id="h1")
+    ana, bruno = house.add_member("Ana", id="m-ana"), house.add_member("Bruno", id="m-bruno")
+    budget = Budget.create("BRL", id="b1", household_id="h1")
+    for name in ["Mercado", "Notebook da firma"]:
+        budget.register(name, Money.of(500, "BRL"))
+    budget.register_card("Nubank", 3, 10)
+    goals = [Goal.create(name, Money.of(10000, currency), members=[ana, bruno], created_at=date(2026, 1, 1))
+             for name, currency in [("Amsterdam Setembro/2026", "EUR"), ("Carro novo", "BRL"),
+                                    ("Casamento", "BRL"), ("Reserva de emergência", "BRL")]]
+    return SpendReader.of(house, budget, goals, TODAY)
+
+
+def contribution(goal: str, amount: str, currency: str = "BRL", **more: Any) -> list[dict[str, Any]]:
+    return [{"name": "contributeToGoal",
+             "arguments": {"goal": goal, "amount": {"amount": amount, "currency": currency}, **more}}]
+
+
+@pytest.mark.parametrize(("text", "calls"), [
+    ("coloquei 2k no carro novo", contribution("Carro novo", "2000")),
+    ("aportei 500 reais na Amsterdam", contribution("Amsterdam Setembro/2026", "500")),
+    ("aporta 300 euros na amsterdam", contribution("Amsterdam Setembro/2026", "300", "EUR")),
+    ("guardei 700 pro casamento", contribution("Casamento", "700")),
+    ("aporta R$ 500 na meta de Amsterdam, eu paguei", contribution("Amsterdam Setembro/2026", "500")),
+    ("aporta 250 na amsterdam, fui eu", contribution("Amsterdam Setembro/2026", "250")),
+    ("juntei 1.500,50 pra reserva ontem", contribution("Reserva de emergência", "1500.50", date="2026-06-30")),
+])
+def test_a_plain_contribution_is_the_call_aporte_would_make(text: str, calls: list[dict[str, Any]]) -> None:
+    assert reader().read(text) == calls
+
+
+@pytest.mark.parametrize("text", [
+    "comprei 300 euros pra viagem de amsterdam",        # buying euros: a contribution only by intention
+    "eu e o Bruno colocamos 500 cada na reserva",       # two members, each
+    "o Bruno guardou 500 na reserva",                   # no verb of the speaker's
+    "aportei 500 na reserva, o Bruno pagou",            # another member
+    "vou guardar 500 pro casamento",                    # a plan
+    "guardei 500 por mês pro casamento",                # a monthly plan
+    "tirei 500 da reserva",                             # a withdrawal
+    "coloquei 500 na reserva e 200 no carro novo",      # two amounts
+    "coloquei 500 na reserva e no casamento",           # two goals
+    "coloquei 500 no carro novo no nubank",             # a card
+    "aportei 1.500 no carro em março",                  # a month, no day
+    "aportei uns 500 no casamento",                     # not an exact amount
+    "não, coloquei 600 no casamento",                   # a correction
+    "coloquei 500 no casamento?",                       # a question
+    "coloquei 500 na viagem",                           # no goal certain
+])
+def test_a_contribution_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> None:
+    assert reader().read(text) is None
+
+
+def test_money_put_on_an_expense_is_a_spend_not_a_contribution() -> None:
+    [call] = reader().read("coloquei 500 no notebook da firma") or []
+    assert call["name"] == "recordSpend" and call["arguments"]["expense"] == "Notebook da firma"
