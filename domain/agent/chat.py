@@ -244,9 +244,7 @@ class AgentChat:
         if spoken_since(history, operation.operation_id):
             return None  # "não, 2.750" came after that preview and proposed nothing: a yes is the model's
         arguments = {to_camel(key): value for key, value in operation.arguments.items()}
-        raw = {"id": f"{READER}_0", "type": "function",
-               "function": {"name": operation.tool,
-                            "arguments": json.dumps({**arguments, "confirm": True}, ensure_ascii=False)}}
+        raw = reader_call(0, operation.tool, {**arguments, "confirm": True})
         call = await self._run_tool(raw, proposed_now, sender)
         receipt = call.result
         if call.error is not None or not isinstance(receipt, ToolReceipt) or not receipt.confirmed:
@@ -276,10 +274,7 @@ class AgentChat:
             return None
         if all(self._reads(call) for call in read):
             return await self._answered(user, text, read)
-        raw_calls = [{"id": f"{READER}_{i}", "type": "function",
-                      "function": {"name": str(call["name"]),
-                                   "arguments": json.dumps(call["arguments"], ensure_ascii=False)}}
-                     for i, call in enumerate(read)]
+        raw_calls = [reader_call(i, str(call["name"]), call["arguments"]) for i, call in enumerate(read)]
         calls = [await self._run_tool(raw, proposed_now, sender, said=text, earlier=history) for raw in raw_calls]
         if not all(is_proposal(call) for call in calls):
             return None
@@ -304,9 +299,7 @@ class AgentChat:
             return None
         calls = []
         for i, call in enumerate(read):
-            raw = {"id": f"{READER}_{i}", "type": "function",
-                   "function": {"name": str(call["name"]), "arguments": json.dumps(call["arguments"], ensure_ascii=False)}}
-            ran = await self._run_tool(raw, set(), None, said=text)
+            ran = await self._run_tool(reader_call(i, str(call["name"]), call["arguments"]), set(), None, said=text)
             if ran.error is not None:
                 return None
             ran.source = READER
@@ -485,6 +478,12 @@ def with_attachments(user: Message, attachments: Sequence[dict[str, Any]]) -> Me
 
 
 SELF_WORDS = frozenset({"eu", "mim", "me", "i", "speaker"})
+
+
+def reader_call(index: int, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """A call the free-text reader makes, written as a model's tool call (the history keeps it so)."""
+    return {"id": f"{READER}_{index}", "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}}
 
 
 def with_speaker(tool: Tool, arguments: dict[str, Any], sender: str | None) -> dict[str, Any]:
