@@ -11,7 +11,7 @@ from typing import Annotated, Any, ClassVar
 from pydantic import BeforeValidator, Field
 
 from domain.budget import Budget, RecurringExpense
-from domain.cards import check_installments
+from domain.cards import Card, UnknownCard, check_installments
 from domain.clock import DEFAULT_TIMEZONE, Clock, local_today
 from domain.errors import InvalidArgument, InvalidMoney, NothingToChange, UnknownExpense
 from domain.household import Household, Member
@@ -137,6 +137,17 @@ def find_expense(budget: Budget, name: str) -> RecurringExpense:
         if not bare or bare == name:
             raise
         return budget.find_by_name(bare)
+
+
+def find_card(budget: Budget, name: str) -> Card:
+    """The card by name or alias; also as the working memory lists it ("Nubank (roxinho)")."""
+    try:
+        return budget.find_card(name)
+    except UnknownCard:
+        bare = _SHOWN_ALIASES.sub("", name)
+        if not bare or bare == name:
+            raise
+        return budget.find_card(bare)
 
 
 def positive(money: MoneyArg, what: str) -> Money:
@@ -268,7 +279,7 @@ class RecordSpendTool(_BudgetWriteTool):
         # Every fatura the parcelas can fall in: from the purchase's month to N months later.
         budget = await self.budget_repo.load(self.budget_id, periods=[month.plus(i) for i in range(count + 1)])
         expense = find_expense(budget, args.expense)
-        card = budget.find_card(args.card)
+        card = find_card(budget, args.card)
         first = card.fatura_of(purchase)
         if Period.parse(args.period) not in (month, first):
             raise InvalidArgument(

@@ -20,7 +20,7 @@ from domain.ports import BudgetRepository
 from domain.reading import read_period
 from domain.reports import CardSummary, FaturaReport, report_json
 from domain.tools.base import HouseholdBinding, ReadTool, Staged, ToolArgs, WriteArgs, missing
-from domain.tools.budget import BillingDay, _BudgetWriteTool
+from domain.tools.budget import BillingDay, _BudgetWriteTool, find_card
 
 
 @dataclass(frozen=True)
@@ -103,7 +103,7 @@ class CardBillTool(ReadTool[CardBillArgs]):
 
     async def report(self, card_name: str, fatura: Period | None = None) -> FaturaReport:
         """The card's fatura closing in `fatura` (None: the one open today): what /fatura shows."""
-        card = (await self._budget()).find_card(card_name)
+        card = find_card(await self._budget(), card_name)
         return await self.fatura_of(card, fatura or card.fatura_of(self.reading.today()))
 
     async def fatura_of(self, card: Card, fatura: Period) -> FaturaReport:

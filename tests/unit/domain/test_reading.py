@@ -384,6 +384,7 @@ async def house() -> tuple[InMemoryBudgetRepository, InMemoryGoalRepository, lis
     budgets, goals = InMemoryBudgetRepository(), InMemoryGoalRepository()
     budget = Budget.create("BRL", id="b1")
     budget.register("Mercado", Money.of(1500, "BRL"))
+    budget.register_card("Nubank", 3, 10, aliases=["roxinho"])
     await budgets.save(budget)
     await goals.save(Goal.create("Reserva", Money.of(10000, "BRL"), members=[ana, bruno],
                                  created_at=TODAY, id="g1"))
@@ -466,6 +467,17 @@ async def test_an_expense_named_with_the_working_memorys_aliases_is_still_found(
 
     assert reply.tool_calls[0].error is None
     assert reply.tool_calls[0].result.preview["newActual"]["amount"] == Decimal("50")
+
+
+async def test_a_card_named_with_the_working_memorys_aliases_is_still_found() -> None:
+    _, _, tools = await house()
+    model = ScriptedModel(call("recordSpend", {"expense": "Mercado", "amount": 50, "card": "Nubank (roxinho)",
+                                               "operationId": "a"}))
+
+    reply = await AgentChat.create(model, tools).send("50 no mercado no roxinho", sender="Ana")
+
+    assert reply.tool_calls[0].error is None and reply.receipts
+    assert reply.tool_calls[0].result.preview["card"] == "Nubank"
 
 
 async def test_a_goal_named_with_the_working_memorys_layout_is_still_found() -> None:
