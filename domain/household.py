@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 from domain.errors import DuplicateName, InvalidArgument, LookAlikeName, UnknownMember
 from domain.money import currency_code
@@ -94,11 +96,7 @@ class Household:
         return member_id is not None and any(m.id == member_id for m in self.members)
 
     def member_named(self, name: str) -> Member:
-        wanted = fold(name) if isinstance(name, str) else ""
-        for member in self.members:
-            if fold(member.name) == wanted:
-                return member
-        raise UnknownMember(str(name), [m.name for m in self.members])
+        return member_named(self.members, name)
 
     def set_pix_key(self, member: Member, key: str | None) -> Member:
         """The member's Pix key (already validated: domain.sharing.pix.pix_key), or none."""
@@ -113,3 +111,25 @@ class Household:
             if member.id == member_id:
                 return member
         raise UnknownMember(member_id, [m.name for m in self.members])
+
+
+MIN_NICKNAME: Final = 4  # letters: "Rafa" is Rafael, "Mari" Marina; "Ra" or "Mar" is nobody
+
+
+def member_called(members: Sequence[Member], name: str) -> Member | None:
+    """The member `name` means: by name (case and accents aside), or by a nickname that begins
+    exactly one member's name ("Rafa" for Rafael, "Ju" is too short to tell); None otherwise."""
+    wanted = fold(name) if isinstance(name, str) else ""
+    exact = [member for member in members if fold(member.name) == wanted]
+    if exact or len(wanted) < MIN_NICKNAME:
+        return exact[0] if exact else None
+    begun = [member for member in members if fold(member.name).startswith(wanted)]
+    return begun[0] if len(begun) == 1 else None
+
+
+def member_named(members: Sequence[Member], name: str) -> Member:
+    """`member_called`, or UnknownMember naming every member."""
+    member = member_called(members, name)
+    if member is None:
+        raise UnknownMember(str(name), [m.name for m in members])
+    return member

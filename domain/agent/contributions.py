@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from domain.agent.questions import Subjects, goal_named, named_in
-from domain.household import Member
+from domain.household import Member, member_called
 from domain.reading.message import Scan
 from domain.reading.replies import opens_correction
-from domain.text import fold, matches_any, words_of
+from domain.text import matches_any, words_of
 
 CONTRIBUTE: Final = "contributeToGoal"
 
@@ -56,7 +56,7 @@ def read_contribution(text: str, said: Scan, subjects: Subjects, members: Sequen
         rest = f" {rest} ".replace(f" {phrase} ", " ").strip()
     if any(matches_any(word, _NOT_CERTAIN) for word in rest.split()):
         return None
-    if any(fold(member.name) in rest.split() for member in members):
+    if any(member_called(members, word) for word in rest.split()):
         return None  # another member, or the speaker by name: who paid is the model's to read
     found = said.amounts[0]
     currency = found.amount.currency or next(iter(said.currencies), None) or subjects.currency

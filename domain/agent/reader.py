@@ -25,7 +25,7 @@ from domain.agent.contributions import read_contribution
 from domain.agent.questions import Subjects, is_question, read_question
 from domain.budget import Budget
 from domain.goals import Goal
-from domain.household import Household, Member
+from domain.household import Household, Member, member_called
 from domain.money import Period
 from domain.reading.message import Found, Scan, scan, tokens_of
 from domain.reading.replies import CORRECTION_OPENERS, opens_correction
@@ -187,7 +187,7 @@ class SpendReader:
         name, arguments = str(last.get("name")), dict(last.get("arguments") or {})
         if self._named(said.words) or self._names_a_goal(said.words) or said.strays:
             return None
-        if any(fold(m.name) in said.words for m in self.members):
+        if any(member_called(self.members, word) for word in said.words):
             return None
         if set(said.words[i] for i in range(len(said.words)) if i not in said.covered()) - _CORRECTING:
             return None
@@ -257,7 +257,7 @@ class SpendReader:
         for index, word in enumerate(words):
             if index in covered:
                 continue
-            member = next((m for m in self.members if fold(m.name) == word), None)
+            member = member_called(self.members, word)  # "o Rafa pagou": Rafael
             if member is None:
                 if word in _PAID and index > 0 and words[index - 1] not in _SELF and index - 1 not in covered \
                         and not _paid_by_speaker(words, index):

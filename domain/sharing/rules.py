@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, Decimal, InvalidOperation
 from typing import Literal
 
-from domain.errors import DomainError, UnknownMember
-from domain.household import Member
+from domain.errors import DomainError
+from domain.household import Member, member_named
 from domain.money import Money, minor_units
-from domain.text import fold
 
 RuleKind = Literal["equal", "fixed", "income"]
 HUNDRED = Decimal(100)
@@ -68,7 +67,7 @@ class SplitRule:
         refused naming it."""
         by_id: dict[str, Decimal] = {}
         for name, raw in percents.items():
-            member = _member_named(members, name)
+            member = member_named(members, name)
             if member.id in by_id:
                 raise SplitError(f"{member.name} aparece duas vezes na divisão.")
             by_id[member.id] = _percent(raw, member.name)
@@ -127,14 +126,6 @@ def settlement_shares(debtor: Member, creditor: Member, amount: Money) -> tuple[
     the debtor's balance up and the creditor's down by exactly `amount`."""
     zero = Money.zero(amount.currency)
     return (Share(debtor.id, debtor.name, amount, zero), Share(creditor.id, creditor.name, zero, amount))
-
-
-def _member_named(members: Sequence[Member], name: str) -> Member:
-    wanted = fold(name) if isinstance(name, str) else ""
-    for member in members:
-        if fold(member.name) == wanted:
-            return member
-    raise UnknownMember(str(name), [m.name for m in members])
 
 
 def _percent(raw: Decimal | int | str, name: str) -> Decimal:

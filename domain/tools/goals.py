@@ -10,9 +10,9 @@ from typing import Any
 from pydantic import Field
 
 from domain.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
-from domain.errors import AmbiguousName, DuplicateName, InvalidArgument, UnknownGoal, UnknownMember
+from domain.errors import AmbiguousName, DuplicateName, InvalidArgument, UnknownGoal
 from domain.goals import Goal
-from domain.household import Household, Member
+from domain.household import Household, Member, member_named
 from domain.money import DEFAULT_RATES, ExchangeRates, Money
 from domain.operations.log import OperationLog
 from domain.operations.previews import FORM, MONEY_FIXED, MONEY_PLAIN, OMIT, Preview
@@ -90,11 +90,7 @@ def check_goal_name_free(goals: list[Goal], name: str, *, besides: Goal | None =
 
 
 def member_of(goal: Goal, name: str) -> Member:
-    wanted = fold(name)
-    for member in goal.members:
-        if fold(member.name) == wanted:
-            return member
-    raise UnknownMember(name, [m.name for m in goal.members])
+    return member_named(goal.members, name)
 
 
 class _GoalLocator:

@@ -317,3 +317,15 @@ async def test_a_correction_of_a_spend_already_confirmed_is_the_models_not_a_sec
     reply = await chat.send("não, era 40", sender="Ana")
 
     assert len(model.requests) == 1 and not reply.receipts
+
+
+def test_a_payer_called_by_a_nickname_that_begins_only_their_name_is_that_member() -> None:
+    house = Household.create("Casa", "BRL", id="h1")
+    house.add_member("Júlia", id="m-julia")
+    house.add_member("Rafael", id="m-rafael")
+    budget = Budget.create("BRL", id="b1", household_id="h1")
+    budget.register("Diarista", Money.of(600, "BRL"))
+    read = SpendReader.of(house, budget, [], TODAY).read
+
+    assert read("o Rafa pagou a diarista, 600") == [spend("Diarista", "600", paidBy="Rafael")]
+    assert read("o Ra pagou a diarista, 600") is None  # too short to be anyone: the model's

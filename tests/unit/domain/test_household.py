@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import DomainError, DuplicateName, InvalidArgument, InvalidMoney, UnknownMember
-from domain.household import Household, Member
+from domain.household import Household, Member, member_called
 
 
 def casa() -> Household:
@@ -125,3 +125,33 @@ def test_an_empty_member_name_is_refused() -> None:
         household.add_member("  ")
 
     assert household.members == []
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("Rafael", "Rafael"), ("rafael", "Rafael"), ("Rafa", "Rafael"), ("JÚLIA", "Júlia"), ("juli", "Júlia"),
+    ("Ju", None),        # too short to tell
+    ("Rafaelo", None),   # nobody's name begins so
+    ("Pedro", None),
+])
+def test_a_member_is_found_by_name_or_by_a_nickname_that_begins_only_their_name(said: str, meant: str | None) -> None:
+    house = Household.create("Casa", "BRL")
+    house.add_member("Rafael")
+    house.add_member("Júlia")
+
+    found = member_called(house.members, said)
+
+    assert (found.name if found else None) == meant
+
+
+def test_a_nickname_two_members_share_means_neither_and_an_exact_name_wins() -> None:
+    house = Household.create("Casa", "BRL")
+    house.add_member("Ana")
+    house.add_member("Anabela")
+    house.add_member("Mariana")
+    house.add_member("Marina")
+
+    assert member_called(house.members, "ana").name == "Ana"  # type: ignore[union-attr]
+    assert member_called(house.members, "anab").name == "Anabela"  # type: ignore[union-attr]
+    assert member_called(house.members, "mari") is None
+    with pytest.raises(UnknownMember):
+        house.member_named("mari")
