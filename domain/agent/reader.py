@@ -24,6 +24,7 @@ from pydantic.alias_generators import to_snake
 from domain.agent.contributions import read_contribution
 from domain.agent.questions import Subjects, is_question, read_question
 from domain.budget import Budget
+from domain.cards import MAX_INSTALLMENTS
 from domain.goals import Goal
 from domain.household import Household, Member, member_called
 from domain.money import Period
@@ -46,6 +47,10 @@ _MINE: Final = frozenset({"meu", "minha", "meus", "minhas"})
 _JOINERS: Final = frozenset({"e", "mais", "tambem", "tb", "+"})
 _CHANGE_TO: Final = frozenset({"pra", "para"})
 _ON_CARD: Final = frozenset({"no", "na"})  # "no Nubank", "na Visa"
+_CARD_WORD: Final = ["cartao"]  # "no cartão Itaú"
+_PARCELAS: Final = re.compile(r"^([0-9]{1,2})x$")  # "10x"
+_TIMES: Final = frozenset({"vezes", "parcelas", "x"})  # "em 2 vezes", "3 parcelas"
+_PARCELADO: Final = frozenset({"em", "parcelado", "parcelada", "parcelei", "dividido", "dividi"})
 _MIN_GOAL_WORD: Final = 5
 MAX_SPENDS: Final = 5
 MAX_TEXT: Final = 300  # characters: a longer message is more than a spend
@@ -106,11 +111,15 @@ class SpendReader:
         if not matches:
             return None
         named = self._named(words)
-        # An expense's name with digits ("99", "Celular 2") is a name, not an amount.
-        amounts = [a for a in said.amounts if not named & set(range(a.first, a.last + 1))]
+        parcelas = _parcelas(words, said)
+        if parcelas is False:
+            return None
+        # An expense's name with digits ("99", "Celular 2") is a name, not an amount; "em 2 vezes" neither.
+        taken = named | (set(parcelas[1]) if parcelas else set())
+        amounts = [a for a in said.amounts if not taken & set(range(a.first, a.last + 1))]
         if len(amounts) != len(matches) or len(amounts) > MAX_SPENDS:
             return None
-        if any(i not in named for i in said.strays) or any(not self._home(found) for found in amounts):
+        if any(i not in taken for i in said.strays) or any(not self._home(found) for found in amounts):
             return None
         if any(a.first > 0 and words[a.first - 1] in _CHANGE_TO for a in amounts):
             return None  # "foi pra 120", "subiu pra 2.750": a new expected amount, not a spend
@@ -120,9 +129,9 @@ class SpendReader:
         if period is None:
             return None
         card = self._card_in(words, named)
-        if card is False:
-            return None
-        covered = named | {i for a in amounts for i in range(a.first, a.last + 1)} | {
+        if card is False or (parcelas and (card is None or len(amounts) != 1)):
+            return None  # parcelas go on a card: the one named, for the one purchase
+        covered = taken | {i for a in amounts for i in range(a.first, a.last + 1)} | {
             i for when in said.whens for i in range(when.first, when.last + 1)}
         if card is not None:
             covered |= set(card[1])
@@ -147,6 +156,8 @@ class SpendReader:
                 arguments["shared"] = False
             if card is not None:
                 arguments["card"] = card[0]
+            if parcelas:
+                arguments["installments"] = parcelas[0]
             calls.append({"name": RECORD_SPEND, "arguments": arguments})
         return calls
 
@@ -228,9 +239,15 @@ class SpendReader:
             return None
         cards = {name for name, _ in found}
         name, where = max(found, key=lambda item: len(item[1]))
-        if len(cards) > 1 or named & set(where) or where.start == 0 or words[where.start - 1] not in _ON_CARD:
+        if len(cards) > 1 or named & set(where):
             return False
-        return name, range(where.start - 1, where.stop)
+        # "no Nubank", "no cartão Itaú", "no cartão do Nubank"
+        before = [words[i] for i in range(max(0, where.start - 3), where.start)]
+        for lead in ([*_CARD_WORD, "do"], [*_CARD_WORD, "da"], _CARD_WORD, []):
+            if len(before) >= len(lead) + 1 and before[len(before) - len(lead):] == lead \
+                    and before[len(before) - len(lead) - 1] in _ON_CARD:
+                return name, range(where.start - len(lead) - 1, where.stop)
+        return False
 
     def _named(self, words: Sequence[str]) -> set[int]:
         """Every word an expense's name or alias takes, wherever it stands."""
@@ -288,6 +305,34 @@ _MONEY_ARGUMENT: Final = {"recordSpend": "amount", "contributeToGoal": "amount",
                           "createGoal": "target", "registerExpense": "expected", "setIncome": "amount",
                           "settleUp": "amount"}
 _WHEN_ARGUMENT: Final = {"recordSpend": ("period", "month"), "contributeToGoal": ("date", "day")}
+
+
+def _parcelas(words: Sequence[str], said: Scan) -> tuple[int, range] | Literal[False] | None:
+    """The parcelas a message writes ("em 10x", "em 2 vezes", "parcelado em 3x") and the words they
+    take, with the "em"/"parcelado" before them; None when it writes none; False when it writes
+    two, or a number of them no card takes."""
+    found: list[tuple[int, int, int]] = []  # count, first word, last word
+    for index, word in enumerate(words):
+        written = _PARCELAS.match(word)
+        if written:
+            found.append((int(written.group(1)), index, index))
+    for amount in said.amounts:
+        after = amount.last + 1
+        if after < len(words) and words[after] in _TIMES and amount.first == amount.last:
+            value = amount.value
+            if value != value.to_integral_value():
+                return False
+            found.append((int(value), amount.first, after))
+    if not found:
+        return None
+    if len(found) > 1:
+        return False
+    count, first, last = found[0]
+    if not 2 <= count <= MAX_INSTALLMENTS or (last + 1 < len(words) and words[last + 1] in ("de", "da")):
+        return False  # "10x de 300": is 300 the purchase or each parcela? the model's to ask
+    while first > 0 and words[first - 1] in _PARCELADO:
+        first -= 1
+    return count, range(first, last + 1)
 
 
 def _only_mine(words: Sequence[str], covered: set[int]) -> bool:

@@ -1253,3 +1253,15 @@ async def test_without_a_model_a_plain_contribution_gets_the_same_preview_as_apo
     await service.press(CHAT, ANA.user_id, *ok(read))
     [goal] = await goals(storage)
     assert goal.saved_in_target_currency() == Money.of(500, "BRL")
+
+
+async def test_without_a_model_a_spend_in_parcelas_on_a_card_gets_the_same_preview_as_gasto(
+        service: HouseholdService) -> None:
+    await with_mercado(service)
+    await confirmed(service, ANA, "cartao", "Nubank fecha 3 vence 10")
+
+    [read] = await service.talk(CHAT, ANA, "gastei 900 no mercado em 3x no nubank")
+    [command] = await service.command(CHAT, ANA, "gasto", "900 mercado no nubank em 3x")
+
+    assert isinstance(read, Preview) and isinstance(command, Preview)
+    assert read.text == command.text and "em 3x" in read.text
