@@ -49,7 +49,7 @@ _CHANGE_TO: Final = frozenset({"pra", "para"})
 _ON_CARD: Final = frozenset({"no", "na"})  # "no Nubank", "na Visa"
 _CARD_WORD: Final = ["cartao"]  # "no cartão Itaú"
 _PARCELAS: Final = re.compile(r"^([0-9]{1,2})x$")  # "10x"
-_TIMES: Final = frozenset({"vezes", "parcelas", "x"})  # "em 2 vezes", "3 parcelas"
+_TIMES: Final = frozenset({"vezes", "parcelas"})  # "em 2 vezes", "3 parcelas" ("2 x 50" is a product)
 _PARCELADO: Final = frozenset({"em", "parcelado", "parcelada", "parcelei", "dividido", "dividi"})
 _MIN_GOAL_WORD: Final = 5
 MAX_SPENDS: Final = 5
@@ -328,8 +328,10 @@ def _parcelas(words: Sequence[str], said: Scan) -> tuple[int, range] | Literal[F
     if len(found) > 1:
         return False
     count, first, last = found[0]
-    if not 2 <= count <= MAX_INSTALLMENTS or (last + 1 < len(words) and words[last + 1] in ("de", "da")):
-        return False  # "10x de 300": is 300 the purchase or each parcela? the model's to ask
+    after = last + 1
+    if not 2 <= count <= MAX_INSTALLMENTS or (after < len(words) and (
+            words[after] in ("de", "da") or any(amount.first == after for amount in said.amounts))):
+        return False  # "10x de 300", "2x 50": the purchase, each parcela, or a product? the model's
     while first > 0 and words[first - 1] in _PARCELADO:
         first -= 1
     return count, range(first, last + 1)

@@ -348,6 +348,8 @@ def test_a_spend_on_a_card_the_household_has_with_its_parcelas_is_read_with_no_m
     "gastei 900 no mercado em 3x",                  # parcelas on no card named
     "gastei 900 no mercado no cartão em 3x",        # which card?
     "gastei 900 no mercado em 10x de 90 no nubank",  # the purchase, or each parcela?
+    "comprei 2x 50 no mercado no nubank",           # two of 50, or 50 in 2x?
+    "comprei 2 x 50 no mercado no nubank",          # a product
     "gastei 900 no mercado em 3x no nubank e 50 na farmácia",  # parcelas for which purchase?
     "gastei 900 no mercado em 3x e 2x no nubank",   # two counts
     "gastei 900 no mercado em 99x no nubank",       # more parcelas than a card takes
