@@ -8,7 +8,8 @@ the model would make, and `AgentChat` runs it as one, before and instead of any 
 correction, a second number, an unknown name, another currency — it leaves to the model, or to the
 usual hint when there is none. It never guesses: a wrong preview is worse than a model request.
 A plain question ("quanto falta pra Amsterdam?") it hands to `domain.agent.questions`, which names
-the one read it means, or none.
+the one read it means, or none; a plain contribution to a goal ("coloquei 2k no carro novo") to
+`domain.agent.contributions`, which makes /aporte's call, or none.
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ class SpendReader:
         """The calls `text` certainly means: one recordSpend per spend it tells, or, when it only
         corrects the write call the conversation proposed `last` ("não, foi 250", "ops, isso foi
         mês passado"), that call with the one thing it corrects; or the one read a plain question
-        means ("quanto falta pra Amsterdam?", domain.agent.questions); None when unsure."""
+        means ("quanto falta pra Amsterdam?"), or the contribution a plain message to a goal makes
+        ("coloquei 2k no carro novo"); None when unsure."""
         if not text or len(text) > MAX_TEXT or "\n" in text.strip():
             return None
         said = scan(text, today=self.today)
