@@ -358,7 +358,9 @@ def test_arguments_compare_as_the_tools_resolve_them() -> None:
     assert same("contributeToGoal", "goal", "Amsterdam Setembro/2026", "amsterdã")
     assert not same("contributeToGoal", "goal", "Viagem Chile", "viagem"), "ambiguous"
     assert same("contributeToGoal", "paidBy", "Rafael", "rafael")
-    assert not same("contributeToGoal", "paidBy", "Rafael", "Rafa")
+    assert same("contributeToGoal", "paidBy", "Rafael", "Rafa"), "a nickname that begins only Rafael's name"
+    assert not same("contributeToGoal", "paidBy", "Rafael", "Ra"), "too short to be anyone"
+    assert not same("contributeToGoal", "paidBy", "Rafael", "Ana")
     assert same("createGoal", "contributors", ["Ana", "Rafael"], ["RAFAEL", "ana"])
     assert not same("createGoal", "contributors", ["Ana", "Rafael"], ["Ana"])
     assert same("recordSpend", "amount", brl, {"amount": Decimal("37.9"), "currency": "brl"})
