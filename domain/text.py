@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 
 # Emoji, pictographs and their joiners and variation selectors: "Água e Luz 💡" answers to
 # "agua e luz", as goals with emoji already did.
@@ -56,6 +56,15 @@ def words_of(text: str) -> tuple[str, ...]:
     """The folded runs of letters and digits of `text`: "PAG*FARMACIA São João" -> pag, farmacia,
     sao, joao."""
     return tuple(_WORD.findall(fold(text)))
+
+
+def phrase_spans(words: Sequence[str], phrase: Sequence[str]) -> Iterator[range]:
+    """Each place the words of `phrase` stand together, in order, among `words` (none for an empty
+    phrase): where a name or an alias stands in a message's folded words."""
+    size = len(phrase)
+    for start in range(len(words) - size + 1) if size else ():
+        if tuple(words[start:start + size]) == tuple(phrase):
+            yield range(start, start + size)
 
 
 def matches_any(word: str, patterns: Iterable[str]) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from domain.agent.questions import Subjects, goal_named, named_in
+from domain.agent.questions import Subjects, goal_named, money_said, named_in
 from domain.household import Member, member_called
 from domain.reading.message import Scan
 from domain.reading.replies import opens_correction
@@ -58,9 +58,7 @@ def read_contribution(text: str, said: Scan, subjects: Subjects, members: Sequen
         return None
     if any(member_called(members, word) for word in rest.split()):
         return None  # another member, or the speaker by name: who paid is the model's to read
-    found = said.amounts[0]
-    currency = found.amount.currency or next(iter(said.currencies), None) or subjects.currency
-    arguments: dict[str, Any] = {"goal": goal, "amount": {"amount": f"{found.value:f}", "currency": currency}}
+    arguments: dict[str, Any] = {"goal": goal, "amount": money_said(said, said.amounts[0], subjects.currency)}
     if said.whens:
         day = said.whens[0].day
         assert day is not None

@@ -17,8 +17,8 @@ from datetime import date
 from typing import Any, Final
 
 from domain.money import Period
-from domain.reading.message import Scan
-from domain.text import matches_any, words_of
+from domain.reading.message import Found, Scan
+from domain.text import matches_any, phrase_spans, words_of
 
 # A question starts with one of these (after "e", "ei", "amor"…), or ends with "?".
 _OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "qnto", "qto", "qual", "quais",
@@ -53,7 +53,6 @@ BUDGET_STATUS: Final = "budgetStatus"
 BALANCE: Final = "balance"
 CARD_BILL: Final = "cardBill"
 FEASIBILITY: Final = "checkFeasibility"
-READS: Final = frozenset({GOAL_STATUS, BUDGET_STATUS, BALANCE, CARD_BILL, FEASIBILITY})
 
 
 @dataclass(frozen=True)
@@ -74,9 +73,10 @@ def is_question(text: str, said: Scan) -> bool:
 
 
 def read_question(text: str, said: Scan, subjects: Subjects) -> list[dict[str, Any]] | None:
-    """The one read call the question certainly means, or None (the model's)."""
+    """The one read call a message `is_question` found a question certainly means, or None (the
+    model's)."""
     words = said.words
-    if not words or len(text) > MAX_QUESTION or "\n" in text.strip() or not is_question(text, said):
+    if not words or len(text) > MAX_QUESTION:
         return None
     if any(matches_any(word, _WRITES) for word in words) or len(said.whens) > 1 or said.strays:
         return None
@@ -118,9 +118,7 @@ def _feasibility(said: Scan, goal: str | bool | None, card: str | bool | None, e
     deadline = said.whens[0].day
     if deadline <= subjects.today:
         return None
-    found = said.amounts[0]
-    currency = found.amount.currency or next(iter(said.currencies), None) or subjects.currency
-    return [_call(FEASIBILITY, {"target": {"amount": f"{found.value:f}", "currency": currency},
+    return [_call(FEASIBILITY, {"target": money_said(said, said.amounts[0], subjects.currency),
                                 "deadline": deadline.isoformat()})]
 
 
@@ -155,16 +153,22 @@ def _affordability(words: Sequence[str]) -> bool:
                for index, word in enumerate(words))
 
 
+def money_said(said: Scan, found: Found, currency: str) -> dict[str, str]:
+    """A money argument as the message writes it: its digits exactly, in the currency written by
+    the amount or elsewhere in the message, else the household's."""
+    written = found.amount.currency or next(iter(said.currencies), None) or currency
+    return {"amount": f"{found.value:f}", "currency": written}
+
+
 def goal_named(words: Sequence[str], covered: set[int], goals: Sequence[str]) -> str | bool | None:
     """The one goal the message names: by its whole name, or by a word of its own of four letters
     or more ("Amsterdam", "carro"; never a month the message names: "setembro" in "quanto gastamos
     em setembro?"); False when it names two ("na reserva e no casamento")."""
     present = {word for index, word in enumerate(words) if index not in covered}
-    text = " " + " ".join(words) + " "
     named = []
     for name in goals:
         own = words_of(name)
-        if (own and f" {' '.join(own)} " in text) or any(
+        if any(phrase_spans(words, own)) or any(
                 len(word) >= _MIN_WORD and word not in _STOP and not word.isdigit() and word in present
                 for word in own):
             named.append(name)
@@ -174,10 +178,8 @@ def goal_named(words: Sequence[str], covered: set[int], goals: Sequence[str]) ->
 
 
 def named_in(words: Sequence[str], names: Sequence[tuple[str, tuple[str, ...]]]) -> str | bool | None:
-    """The one expense (or card) whose name or alias stands in the question; False for two."""
-    text = " " + " ".join(words) + " "
-    found = {name for name, spellings in names for written in spellings
-             if (own := words_of(written)) and f" {' '.join(own)} " in text}
+    """The one expense (or card) whose name or alias stands in the message; False for two."""
+    found = {name for name, spellings in names for written in spellings if any(phrase_spans(words, words_of(written)))}
     if len(found) > 1:
         return False
     return next(iter(found), None)

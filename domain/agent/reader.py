@@ -31,7 +31,7 @@ from domain.household import Household, Member, member_called
 from domain.money import Period
 from domain.reading.message import Found, Scan, scan, tokens_of
 from domain.reading.replies import CORRECTION_OPENERS, opens_correction
-from domain.text import fold, matches_any
+from domain.text import fold, matches_any, phrase_spans
 
 RECORD_SPEND: Final = "recordSpend"
 
@@ -172,12 +172,8 @@ class SpendReader:
         found: list[_Match] = []
         for name, names in self.expenses:
             for written in names:
-                phrase = _words(written)
-                if not phrase:
-                    continue
-                for start in range(len(words) - len(phrase) + 1):
-                    if tuple(words[start:start + len(phrase)]) == phrase:
-                        found.append(_Match(name, start, start + len(phrase) - 1))
+                found.extend(_Match(name, where.start, where.stop - 1)
+                             for where in phrase_spans(words, _words(written)))
         found.sort(key=lambda m: (m.first, -(m.last - m.first)))
         kept: list[_Match] = []
         for match in found:
@@ -233,10 +229,7 @@ class SpendReader:
         found: list[tuple[str, range]] = []
         for name, names in self.cards:
             for written in names:
-                phrase = _words(written)
-                for start in range(len(words) - len(phrase) + 1) if phrase else ():
-                    if tuple(words[start:start + len(phrase)]) == phrase:
-                        found.append((name, range(start, start + len(phrase))))
+                found.extend((name, where) for where in phrase_spans(words, _words(written)))
         if not found:
             return None
         cards = {name for name, _ in found}
@@ -256,10 +249,8 @@ class SpendReader:
         taken: set[int] = set()
         for _, names in self.expenses:
             for written in names:
-                phrase = _words(written)
-                for start in range(len(words) - len(phrase) + 1) if phrase else ():
-                    if tuple(words[start:start + len(phrase)]) == phrase:
-                        taken.update(range(start, start + len(phrase)))
+                for where in phrase_spans(words, _words(written)):
+                    taken.update(where)
         return taken
 
     def _period(self, said: Scan) -> Period | None:

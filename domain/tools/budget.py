@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import BeforeValidator, Field
 
 from domain.budget import Budget, RecurringExpense
 from domain.cards import Card, UnknownCard, check_installments
 from domain.clock import DEFAULT_TIMEZONE, Clock, local_today
-from domain.errors import InvalidArgument, InvalidMoney, NothingToChange, UnknownExpense
+from domain.errors import DomainError, InvalidArgument, InvalidMoney, NothingToChange, UnknownExpense
 from domain.household import Household, Member
 from domain.money import Money, Period, pt_br
 from domain.operations.log import OperationLog
@@ -124,30 +125,31 @@ BillingDay = Annotated[int, BeforeValidator(_refuse_bool)]
 Installments = Annotated[int, BeforeValidator(_refuse_bool)]
 
 
+_Found = TypeVar("_Found")
 _SHOWN_ALIASES = re.compile(r"\s*[(\[][^()\[\]]*[)\]]\s*$")
 
 
 def find_expense(budget: Budget, name: str) -> RecurringExpense:
     """The expense by name or alias; also when a model copied the working memory's layout
     ("Energia (luz/conta de luz)"): the name without the trailing parenthesis."""
-    try:
-        return budget.find_by_name(name)
-    except UnknownExpense:
-        bare = _SHOWN_ALIASES.sub("", name)
-        if not bare or bare == name:
-            raise
-        return budget.find_by_name(bare)
+    return _as_listed(budget.find_by_name, name, UnknownExpense)
 
 
 def find_card(budget: Budget, name: str) -> Card:
     """The card by name or alias; also as the working memory lists it ("Nubank (roxinho)")."""
+    return _as_listed(budget.find_card, name, UnknownCard)
+
+
+def _as_listed(find: Callable[[str], _Found], name: str, unknown: type[DomainError]) -> _Found:
+    """`find(name)`, or, when it knows no such name, `find` of the name without the aliases the
+    working memory shows after it in parentheses."""
     try:
-        return budget.find_card(name)
-    except UnknownCard:
+        return find(name)
+    except unknown:
         bare = _SHOWN_ALIASES.sub("", name)
         if not bare or bare == name:
             raise
-        return budget.find_card(bare)
+        return find(bare)
 
 
 def positive(money: MoneyArg, what: str) -> Money:
