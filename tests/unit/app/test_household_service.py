@@ -1162,14 +1162,21 @@ async def test_a_command_processed_again_after_a_crash_does_not_propose_twice(
 # --------------------------------------------------------------------------- the free-text reader
 
 
+async def read_and_commanded(service: HouseholdService, speaker: Speaker, text: str, command: str,
+                             arguments: str) -> tuple[Preview, Preview]:
+    """The preview the free-text reader gives `text`, and the one `/<command> <arguments>` gives."""
+    [read] = await service.talk(CHAT, speaker, text)
+    [commanded] = await service.command(CHAT, speaker, command, arguments)
+    assert isinstance(read, Preview) and isinstance(commanded, Preview)
+    return read, commanded
+
+
 async def test_without_a_model_a_common_spend_in_free_text_gets_the_same_preview_as_gasto(
         service: HouseholdService) -> None:
     await with_mercado(service)
 
-    [read] = await service.talk(CHAT, ANA, "gastei 37,90 no mercado")
-    [command] = await service.command(CHAT, ANA, "gasto", "37,90 mercado")
+    read, command = await read_and_commanded(service, ANA, "gastei 37,90 no mercado", "gasto", "37,90 mercado")
 
-    assert isinstance(read, Preview) and isinstance(command, Preview)
     assert read.text == command.text
     assert "Pago por Ana" in read.text
 
@@ -1245,10 +1252,8 @@ async def test_without_a_model_a_plain_contribution_gets_the_same_preview_as_apo
     await couple(service)
     await confirmed(service, ANA, "meta", "Lua de mel 6000 até 2028-06-01")
 
-    [read] = await service.talk(CHAT, BRUNO, "coloquei 500 na lua de mel")
-    [command] = await service.command(CHAT, BRUNO, "aporte", "500 lua de mel")
+    read, command = await read_and_commanded(service, BRUNO, "coloquei 500 na lua de mel", "aporte", "500 lua de mel")
 
-    assert isinstance(read, Preview) and isinstance(command, Preview)
     assert read.text == command.text and "Bruno" in read.text
     await service.press(CHAT, ANA.user_id, *ok(read))
     [goal] = await goals(storage)
@@ -1260,8 +1265,7 @@ async def test_without_a_model_a_spend_in_parcelas_on_a_card_gets_the_same_previ
     await with_mercado(service)
     await confirmed(service, ANA, "cartao", "Nubank fecha 3 vence 10")
 
-    [read] = await service.talk(CHAT, ANA, "gastei 900 no mercado em 3x no nubank")
-    [command] = await service.command(CHAT, ANA, "gasto", "900 mercado no nubank em 3x")
+    read, command = await read_and_commanded(service, ANA, "gastei 900 no mercado em 3x no nubank", "gasto",
+                                             "900 mercado no nubank em 3x")
 
-    assert isinstance(read, Preview) and isinstance(command, Preview)
     assert read.text == command.text and "em 3x" in read.text
