@@ -14,6 +14,7 @@ the one read it means, or none; a plain contribution to a goal ("coloquei 2k no 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -343,7 +344,9 @@ def _paid_by_speaker(words: Sequence[str], index: int) -> bool:
     return index > 0 and words[index - 1] in _SELF
 
 
+@functools.lru_cache(maxsize=1024)
 def _words(text: str) -> tuple[str, ...]:
+    # The household's names are read against every message: each is split and folded once.
     return tuple(fold(token.text) for token in tokens_of(text))
 
 
