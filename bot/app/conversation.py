@@ -59,6 +59,7 @@ class Conversation:
             reader=SpendReader.of(context.household, budget, goals, today).read,
             answer=lambda calls: self._answer(context, calls),
             memory=lambda said: working_memory(context.household, budget, goals, today, said),
+            together=self.storage.unit_of_work,
         )
         reply = await chat.send(text, sender=member.name, attachments=attachments)
         if reply.failure is FailureKind.NOT_CONFIGURED:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -81,6 +82,9 @@ Reader = Callable[[str, Mapping[str, Any] | None], Sequence[Mapping[str, Any]] |
 # The reader's reads in words for the members: the text of the read calls it made (their results
 # in `ToolCall.result`), or None when it has none for them (the model's turn, then).
 Answer = Callable[[Sequence["ToolCall"]], Awaitable[str | None]]
+# One transaction around a block (the storage's unit of work): what is written inside commits
+# together at its end, or nothing does.
+Together = Callable[[], AbstractAsyncContextManager[object]]
 
 
 @dataclass
@@ -105,6 +109,7 @@ class AgentChat:
         reader: Reader | None = None,
         answer: Answer | None = None,
         memory: Callable[[str], str] | None = None,
+        together: Together = nullcontext,
         failure_note: str = FAILURE_NOTE,
         conversations: ConversationStore | None = None,
         conversation_id: str = "default",
@@ -130,6 +135,7 @@ class AgentChat:
         self.reader = reader
         self.answer = answer
         self.memory = memory
+        self.together = together
 
     @classmethod
     def create(cls, model: LanguageModel | None, tools: list[Tool], **options: Any) -> AgentChat:
@@ -275,15 +281,19 @@ class AgentChat:
         if all(self._reads(call) for call in read):
             return await self._answered(user, text, read)
         raw_calls = [reader_call(i, str(call["name"]), call["arguments"]) for i, call in enumerate(read)]
-        calls = [await self._run_tool(raw, proposed_now, sender, said=text, earlier=history) for raw in raw_calls]
-        if not all(is_proposal(call) for call in calls):
-            return None
-        new: list[Message] = [user, {"role": "assistant", "content": None, "tool_calls": raw_calls}]
-        for call in calls:
-            call.source = READER
-            new.append({"role": "tool", "tool_call_id": call.call_id, "content": compact_json(call.result)})
-        new.append({"role": "assistant", "content": PREVIEWS_SENT})
-        await self.conversations.append(self.conversation_id, new)
+        # The proposals and the turn that records them commit together: no preview the
+        # conversation does not know of, and one transaction where there were two.
+        async with self.together():
+            calls = [await self._run_tool(raw, proposed_now, sender, said=text, earlier=history)
+                     for raw in raw_calls]
+            if not all(is_proposal(call) for call in calls):
+                return None
+            new: list[Message] = [user, {"role": "assistant", "content": None, "tool_calls": raw_calls}]
+            for call in calls:
+                call.source = READER
+                new.append({"role": "tool", "tool_call_id": call.call_id, "content": compact_json(call.result)})
+            new.append({"role": "assistant", "content": PREVIEWS_SENT})
+            await self.conversations.append(self.conversation_id, new)
         return AgentReply(text="", tool_calls=calls)
 
     def _reads(self, call: Mapping[str, Any]) -> bool:
