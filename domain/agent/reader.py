@@ -9,7 +9,8 @@ correction, a second number, an unknown name, another currency — it leaves to 
 usual hint when there is none. It never guesses: a wrong preview is worse than a model request.
 A plain question ("quanto falta pra Amsterdam?") it hands to `domain.agent.questions`, which names
 the one read it means, or none; a plain contribution to a goal ("coloquei 2k no carro novo") to
-`domain.agent.contributions`, which makes /aporte's call, or none.
+`domain.agent.contributions`, which makes /aporte's call, or none; the household's income told
+plainly ("nossa renda é 12 mil") to `domain.agent.income`, which makes setIncome's, or none.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any, Final, Literal
 from pydantic.alias_generators import to_snake
 
 from domain.agent.contributions import read_contribution
+from domain.agent.income import read_income
 from domain.agent.questions import Subjects, is_question, read_question
 from domain.budget import Budget
 from domain.cards import MAX_INSTALLMENTS
@@ -48,6 +50,9 @@ _SELF: Final = frozenset({"eu", "mim", "me", "meu", "minha"})
 _MINE: Final = frozenset({"meu", "minha", "meus", "minhas"})
 _JOINERS: Final = frozenset({"e", "mais", "tambem", "tb", "+"})
 _CHANGE_TO: Final = frozenset({"pra", "para"})
+_IS: Final = frozenset({"é", "eh", "sao", "são"})  # raw, lower-case: folded "é" is the joining "e"
+_PER: Final = frozenset({"por", "ao"})  # "por mês", "ao mês"
+_COSTS: Final = frozenset({"custa", "custam"})
 _ON_CARD: Final = frozenset({"no", "na"})  # "no Nubank", "na Visa"
 _CARD_WORD: Final = ["cartao"]  # "no cartão Itaú"
 _PARCELAS: Final = re.compile(r"^([0-9]{1,2})x$")  # "10x"
@@ -107,6 +112,9 @@ class SpendReader:
         contribution = read_contribution(text, said, subjects, self.members)
         if contribution is not None:
             return contribution
+        income = read_income(said, subjects)
+        if income is not None:
+            return income
         words = said.words
         if not words or words[0] in _QUESTION_OPENERS:
             return None
@@ -126,6 +134,8 @@ class SpendReader:
             return None
         if any(a.first > 0 and words[a.first - 1] in _CHANGE_TO for a in amounts):
             return None  # "foi pra 120", "subiu pra 2.750": a new expected amount, not a spend
+        if any(_states_a_price(said, a.first) for a in amounts) or _per_month(said):
+            return None  # "o aluguel é 3.200", "mercado 1.500 por mês": what it costs, not a spend
         if any(code != self.currency for code in said.currencies):
             return None
         period = self._period(said)
@@ -348,6 +358,22 @@ def _paid_by_speaker(words: Sequence[str], index: int) -> bool:
 def _words(text: str) -> tuple[str, ...]:
     # The household's names are read against every message: each is split and folded once.
     return tuple(fold(token.text) for token in tokens_of(text))
+
+
+def _states_a_price(said: Scan, first: int) -> bool:
+    """The amount at `first` follows "é" ("o aluguel é 3.200", "é de 3.200"): a standing price.
+    Read in the raw tokens: folded, "é" is the "e" that joins two spends."""
+    before = [token.text.lower() for token in said.tokens[max(0, first - 2):first]]
+    if before and before[-1] == "de":
+        before.pop()
+    return bool(before) and before[-1] in _IS
+
+
+def _per_month(said: Scan) -> bool:
+    """"por mês", "ao mês", "custa": the expense's monthly amount ("a compra do mês" is a spend)."""
+    words = said.words
+    return bool(set(words) & _COSTS) or any(
+        word == "mes" and index > 0 and words[index - 1] in _PER for index, word in enumerate(words))
 
 
 def _refused(word: str) -> bool:

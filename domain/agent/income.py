@@ -1,0 +1,49 @@
+"""The household's monthly income, read with no model: "nossa renda é 12 mil", "coloca nossa renda
+como 12.000", "nossa renda somada é 11.400 por mês".
+
+It is the `setIncome` call the model would make for the household as a whole (no member), and only
+when the message says whose income it is (ours: "nossa", "da casa", "da família", "somada"), has
+one amount in the household's currency, and every other word is one such a sentence is made of.
+A member's income ("minha renda", "o Bruno ganha 5 mil"), a raise told as a story ("recebi
+aumento!!"), a month ("a partir de julho"), a question, or "renda" where an expense answers to it
+(in Portugal the rent is "a renda da casa") are the model's.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from domain.agent.questions import Subjects, goal_named, money_said, named_in
+from domain.reading.message import Scan
+from domain.reading.replies import opens_correction
+
+SET_INCOME: Final = "setIncome"
+
+_INCOME: Final = frozenset({"renda", "rendimento", "rendimentos"})
+# Whose income (folded): the household's. Without one of these it may be the speaker's own.
+_OURS: Final = frozenset({"nossa", "nosso", "nossos", "casa", "familia", "familiar", "somada", "somadas", "somado",
+                          "somados", "juntos", "juntas", "conjunta", "total"})
+# Every other word the sentence may hold (folded): articles, "é", "como", "agora", "por mês", the
+# verbs of setting it. Any word outside these, the amount and the two lists above: the model's.
+_PLAIN: Final = frozenset({"a", "o", "as", "os", "e", "da", "do", "de", "das", "dos", "como", "pra", "para", "em",
+                           "agora", "mensal", "mensais", "por", "mes", "coloca", "coloque", "colocar", "bota",
+                           "bote", "botar", "poe", "ponha", "registra", "registre", "anota", "anote", "salva",
+                           "muda", "mude", "atualiza", "atualize", "define", "defina", "ficou", "fica", "passou",
+                           "passa", "foi", "vai", "ser", "eh", "agr", "hoje", "liquida", "liquido"})
+
+
+def read_income(said: Scan, subjects: Subjects) -> list[dict[str, Any]] | None:
+    """The one setIncome call for the household the message certainly means, or None (the model's)."""
+    words = said.words
+    if not words or not set(words) & _INCOME or not set(words) & _OURS or opens_correction(words):
+        return None
+    if len(said.amounts) != 1 or said.whens or said.strays or any(c != subjects.currency for c in said.currencies):
+        return None
+    covered = said.covered()
+    if (named_in(words, subjects.expenses) is not None or named_in(words, subjects.cards) is not None
+            or goal_named(words, covered, subjects.goals) is not None):
+        return None  # "a renda da casa" is the Aluguel's name in Lisbon
+    rest = [word for index, word in enumerate(words) if index not in covered]
+    if any(word not in _INCOME | _OURS | _PLAIN for word in rest):
+        return None
+    return [{"name": SET_INCOME, "arguments": {"amount": money_said(said, said.amounts[0], subjects.currency)}}]

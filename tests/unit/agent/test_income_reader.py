@@ -1,0 +1,103 @@
+"""The household's income read with no model (domain.agent.income): said plainly as ours, it is
+the setIncome call the model would make; anyone's own income, a story or a rent called "renda"
+is left to the model. And a price stated ("o aluguel é 3.200") is no spend."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from domain.agent.reader import SpendReader
+from domain.budget import Budget
+from domain.goals import Goal
+from domain.household import Household
+from domain.money import Money
+
+TODAY = date(2026, 4, 8)
+
+
+def reader(currency: str = "BRL", rent_alias: str | None = None, goal: str = "Amsterdam") -> SpendReader:
+    house = Household.create("Casa", currency, id="h1")
+    ana, bruno = house.add_member("Ana", id="m-ana"), house.add_member("Bruno", id="m-bruno")
+    budget = Budget.create(currency, id="b1", household_id="h1")
+    budget.register("Aluguel", Money.of(3200, currency), aliases=[rent_alias] if rent_alias else [])
+    budget.register("Mercado", Money.of(1500, currency))
+    budget.register("Farmácia", Money.of(200, currency))
+    goals = [Goal.create(goal, Money.of(5000, currency), members=[ana, bruno], created_at=TODAY)]
+    return SpendReader.of(house, budget, goals, TODAY)
+
+
+def income(amount: str, currency: str = "BRL") -> list[dict[str, Any]]:
+    return [{"name": "setIncome", "arguments": {"amount": {"amount": amount, "currency": currency}}}]
+
+
+@pytest.mark.parametrize(("text", "calls"), [
+    ("nossa renda é 12 mil", income("12000")),
+    ("coloca nossa renda como 12.000", income("12000")),
+    ("nossa renda somada é 11.400 por mês", income("11400")),
+    ("a renda da casa agora é R$ 9.800,50", income("9800.50")),
+    ("a renda da família foi pra 13 mil", income("13000")),
+])
+def test_the_household_s_income_said_plainly_is_the_call_the_model_would_make(
+        text: str, calls: list[dict[str, Any]]) -> None:
+    assert reader().read(text) == calls
+
+
+def test_an_income_in_the_household_s_other_currency_keeps_that_currency() -> None:
+    assert reader("EUR").read("o rendimento mensal da família agora é 4.650 euros") == income("4650", "EUR")
+
+
+@pytest.mark.parametrize("text", [
+    "minha renda é 5 mil",                               # the speaker's own
+    "renda 9 mil",                                        # whose?
+    "a renda do Bruno é 5 mil",                           # a member's
+    "nossa renda é 12 mil?",                              # a question
+    "nossa renda é 12 mil desde março",                   # from a month on
+    "recebi aumento!! a renda da casa foi pra 13 mil",    # a story
+    "nossa renda caiu uns 2 mil",                         # not the amount it is now
+    "nossa renda é 12 mil e a do Bruno 5",                # two amounts
+    "nossa renda é 2.500 dólares",                        # not the household's currency
+])
+def test_an_income_the_reader_is_not_sure_of_is_the_model_s(text: str) -> None:
+    assert reader().read(text) is None
+
+
+def test_where_a_goal_is_called_renda_income_is_the_model_s() -> None:
+    assert reader(goal="Renda extra").read("nossa renda é 12 mil") is None
+
+
+def test_where_renda_is_an_expense_s_name_it_is_never_read_as_income() -> None:
+    # In Lisbon the rent is "a renda da casa".
+    lisbon = reader("EUR", rent_alias="renda da casa")
+
+    assert lisbon.read("a nossa renda da casa é 1.000") is None
+
+
+@pytest.mark.parametrize("text", [
+    "o aluguel é 3.200",
+    "aluguel é de 3200",
+    "mercado é 1500 por mês",
+    "mercado 1500 ao mês",
+    "o aluguel custa 3.200",
+])
+def test_a_price_stated_is_no_spend(text: str) -> None:
+    # What an expense costs is its expected amount: the model's (adjustExpense), never a spend.
+    assert reader().read(text) is None
+
+
+@pytest.mark.parametrize(("text", "expense", "amount"), [
+    ("gastei 50 no mercado e 30 na farmácia", "Mercado", "50"),   # the joining "e" is no "é"
+    ("o aluguel deu 3200", "Aluguel", "3200"),
+    ("mercado 50 esse mês", "Mercado", "50"),
+    ("fiz a compra do mês: 1.234,56 no mercado", "Mercado", "1234.56"),  # "do mês" is no monthly amount
+    ("gastei 150 na farmácia, mas é pessoal", "Farmácia", "150"),
+])
+def test_spends_said_with_e_or_a_month_are_still_spends(text: str, expense: str, amount: str) -> None:
+    calls = reader().read(text)
+
+    assert calls is not None
+    assert calls[0]["name"] == "recordSpend"
+    assert calls[0]["arguments"]["expense"] == expense
+    assert calls[0]["arguments"]["amount"]["amount"] == amount
