@@ -59,6 +59,7 @@ _PARCELAS: Final = re.compile(r"^([0-9]{1,2})x$")  # "10x"
 _TIMES: Final = frozenset({"vezes", "parcelas"})  # "em 2 vezes", "3 parcelas" ("2 x 50" is a product)
 _PARCELADO: Final = frozenset({"em", "parcelado", "parcelada", "parcelei", "dividido", "dividi"})
 _MIN_GOAL_WORD: Final = 5
+_MIN_PLURAL: Final = 5  # letters of the shortest word whose final s is a plural's
 MAX_SPENDS: Final = 5
 MAX_TEXT: Final = 300  # characters: a longer message is more than a spend
 
@@ -181,15 +182,16 @@ class SpendReader:
         """Each place an expense's name or alias stands (the longest where they overlap), in order;
         None when one expense stands in two places, or two expenses in one."""
         found: list[_Match] = []
+        keys = _singular(words)
         for name, names in self.expenses:
             for written in names:
                 found.extend(_Match(name, where.start, where.stop - 1)
-                             for where in phrase_spans(words, _words(written)))
+                             for where in phrase_spans(keys, _keys(written)))
         found.sort(key=lambda m: (m.first, -(m.last - m.first)))
         kept: list[_Match] = []
         for match in found:
             if kept and match.first <= kept[-1].last:
-                if match.expense != kept[-1].expense and match.last > kept[-1].last:
+                if match.expense != kept[-1].expense and match.last >= kept[-1].last:
                     return None  # two expenses over the same words
                 continue
             kept.append(match)
@@ -258,9 +260,10 @@ class SpendReader:
     def _named(self, words: Sequence[str]) -> set[int]:
         """Every word an expense's name or alias takes, wherever it stands."""
         taken: set[int] = set()
+        keys = _singular(words)
         for _, names in self.expenses:
             for written in names:
-                for where in phrase_spans(words, _words(written)):
+                for where in phrase_spans(keys, _keys(written)):
                     taken.update(where)
         return taken
 
@@ -374,6 +377,19 @@ def _per_month(said: Scan) -> bool:
     words = said.words
     return bool(set(words) & _COSTS) or any(
         word == "mes" and index > 0 and words[index - 1] in _PER for index, word in enumerate(words))
+
+
+def _singular(words: Sequence[str]) -> tuple[str, ...]:
+    """Folded words as an expense's name is compared with them: a plural in -s is its singular
+    ("remédio" for the alias "remédios", "restaurante" for "Restaurantes"). Short words keep their
+    s ("gás", "mais"); two expenses that differ only by it meet on the same words, and the reader
+    then takes neither."""
+    return tuple(word[:-1] if len(word) >= _MIN_PLURAL and word.endswith("s") else word for word in words)
+
+
+@functools.lru_cache(maxsize=1024)
+def _keys(text: str) -> tuple[str, ...]:
+    return _singular(_words(text))
 
 
 def _refused(word: str) -> bool:

@@ -357,3 +357,20 @@ def test_a_spend_on_a_card_the_household_has_with_its_parcelas_is_read_with_no_m
 ])
 def test_a_card_spend_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> None:
     assert reader_with_cards().read(text) is None
+
+
+@pytest.mark.parametrize(("text", "calls"), [
+    ("comprei remédio 45 na drogaria", [spend("Farmácia", "45")]),
+    ("gastei 80 no restaurante", [spend("Restaurantes", "80")]),
+    ("gastei 20 nos supermercados", [spend("Mercado", "20")]),
+])
+def test_an_expense_said_in_the_singular_or_the_plural_is_that_expense(
+        text: str, calls: list[dict[str, Any]]) -> None:
+    assert reader().read(text) == calls
+
+
+def test_expenses_that_differ_only_by_a_plural_s_are_left_to_the_model() -> None:
+    house, budget, goals = household()
+    budget.register("Restaurante", Money.of(100, "BRL"))
+
+    assert SpendReader.of(house, budget, goals, TODAY).read("gastei 80 no restaurante") is None
