@@ -10,7 +10,9 @@ usual hint when there is none. It never guesses: a wrong preview is worse than a
 A plain question ("quanto falta pra Amsterdam?") it hands to `domain.agent.questions`, which names
 the one read it means, or none; a plain contribution to a goal ("coloquei 2k no carro novo") to
 `domain.agent.contributions`, which makes /aporte's call, or none; the household's income told
-plainly ("nossa renda é 12 mil") to `domain.agent.income`, which makes setIncome's, or none.
+plainly ("nossa renda é 12 mil") to `domain.agent.income`, which makes setIncome's, or none; an
+expense's new expected amount on change words ("o aluguel vai pra 2.700") to
+`domain.agent.adjustments`, which makes /ajuste's, or none.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any, Final, Literal
 
 from pydantic.alias_generators import to_snake
 
+from domain.agent.adjustments import read_adjustment
 from domain.agent.contributions import read_contribution
 from domain.agent.income import read_income
 from domain.agent.questions import Subjects, is_question, read_question
@@ -116,6 +119,9 @@ class SpendReader:
         income = read_income(said, subjects)
         if income is not None:
             return income
+        adjustment = read_adjustment(said, subjects)
+        if adjustment is not None:
+            return adjustment
         words = said.words
         if not words or words[0] in _QUESTION_OPENERS:
             return None

@@ -1,0 +1,84 @@
+"""An expense's new expected amount, read with no model: "o aluguel vai pra 2.700", "internet foi
+pra 120", "o plano de celular baixou pra 89,90", "atualiza a despesa do gás pra 120", "a academia
+agora é 150".
+
+It is the `adjustExpense` call /ajuste makes, and only on change words (issue 25: subiu, baixou,
+foi pra, passa a ser, agora é, atualiza … pra): one expense it is sure of, one amount in the
+household's currency right after "pra"/"para" (or "agora é", "passa a ser"), and no word beyond the
+few such a sentence is made of. A change by an amount ("diminui 50 na academia"), a percentage
+("reajustou 12%"), a month ("a partir de agosto"), a reason ("pq no inverno aumenta"), a question,
+or a correction are the model's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from domain.agent.questions import Subjects, goal_named, money_said
+from domain.reading.message import Scan
+from domain.reading.replies import opens_correction
+from domain.text import phrase_spans, words_of
+
+ADJUST: Final = "adjustExpense"
+
+# Words that change an expected amount (folded); without one, the reader does not take it.
+_CHANGE: Final = frozenset({"subiu", "sobe", "aumentou", "aumenta", "baixou", "baixa", "diminuiu", "diminui",
+                            "caiu", "foi", "vai", "passou", "passa", "mudou", "muda", "mude", "altera", "altere",
+                            "atualiza", "atualize", "ajusta", "ajuste", "reajustou", "agora"})
+# What may stand right before the amount: "pra 120", "para 120", "agora é 150", "passa a ser 150".
+_TO: Final = frozenset({"pra", "para", "ser"})
+_IS: Final = frozenset({"é", "eh"})  # raw, lower-case: folded, "é" is "e"
+# Every other word the sentence may hold (folded).
+_PLAIN: Final = frozenset({"o", "a", "os", "as", "do", "da", "de", "dos", "das", "e", "despesa", "valor", "previsto",
+                           "prevista", "orcamento", "mensal", "tb", "tambem", "la", "ai", "pf", "pfv", "por", "favor",
+                           "entao", "mes", "ao"})
+
+
+def read_adjustment(said: Scan, subjects: Subjects) -> list[dict[str, Any]] | None:
+    """The one adjustExpense call the message certainly means, or None (the model's)."""
+    words = said.words
+    if not words or not set(words) & _CHANGE or opens_correction(words):
+        return None
+    if len(said.amounts) != 1 or said.whens or said.strays or any(c != subjects.currency for c in said.currencies):
+        return None
+    [found] = said.amounts
+    if not _changes_to(said, found.first):
+        return None
+    covered = said.covered()
+    expense = _expense(words, subjects.expenses)
+    if expense is None or goal_named(words, covered, subjects.goals) is not None:
+        return None
+    name, taken = expense
+    rest = [word for index, word in enumerate(words) if index not in covered and index not in taken]
+    if any(word not in _CHANGE | _TO | _PLAIN for word in rest):
+        return None
+    return [{"name": ADJUST, "arguments": {"expense": name,
+                                           "newExpected": money_said(said, found, subjects.currency)}}]
+
+
+def _changes_to(said: Scan, first: int) -> bool:
+    """The amount is what the expense becomes: "pra 120", "passa a ser 150", "agora é 150"."""
+    if first == 0:
+        return False
+    before = said.words[first - 1]
+    if before in ("pra", "para"):
+        return True
+    if before == "ser":
+        return first >= 3 and said.words[first - 3:first - 1] == ("passa", "a")
+    return said.tokens[first - 1].text.lower() in _IS and first >= 2 and said.words[first - 2] == "agora"
+
+
+def _expense(words: Sequence[str], expenses: Sequence[tuple[str, tuple[str, ...]]]
+             ) -> tuple[str, set[int]] | None:
+    """The one expense whose name or alias stands in the message, and the words it takes; None
+    for none, or for two."""
+    found: dict[str, set[int]] = {}
+    for name, spellings in expenses:
+        for written in spellings:
+            for where in phrase_spans(words, words_of(written)):
+                found.setdefault(name, set()).update(where)
+    if len(found) != 1:
+        return None
+    [(name, taken)] = found.items()
+    return name, taken
