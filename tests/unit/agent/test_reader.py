@@ -78,9 +78,9 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
 @pytest.mark.parametrize("text", [
     "quanto gastei no mercado e na luz?",    # a question about two expenses
     "não, era 40?",                          # a correction asked
-    "o aluguel vai pra 2.700",               # a new expected amount
-    "internet foi pra 120",
-    "sobe o mercado pra 1.800",
+    "o aluguel subiu uns 200",               # a change by an amount (to one: adjustments.py)
+    "internet foi pra 120 semana passada",
+    "sobe o mercado pra 1.800 que tá faltando",
     "não, foi 250",                          # a correction: the model reads the conversation
     "era 40 no mercado",
     "eu e o Bruno colocamos 2k no carro novo",  # a goal, two members

@@ -1210,9 +1210,19 @@ async def test_with_a_model_configured_the_reader_still_answers_first_and_the_mo
 async def test_without_a_model_what_the_reader_does_not_take_still_gets_the_hint(service: HouseholdService) -> None:
     await with_mercado(service)
 
-    text = only_reply(await service.talk(CHAT, ANA, "o mercado subiu pra 1.800"))
+    text = only_reply(await service.talk(CHAT, ANA, "o mercado subiu uns 200"))
 
     assert text == guide.no_model_text()
+
+
+async def test_without_a_model_a_new_expected_amount_on_change_words_gets_ajuste_s_preview(
+        service: HouseholdService) -> None:
+    await with_mercado(service)
+
+    read = only_preview(await service.talk(CHAT, ANA, "o mercado subiu pra 1.800"))
+    commanded = only_preview(await service.command(CHAT, ANA, "ajuste", "mercado 1.800"))
+
+    assert read.text == commanded.text
 
 
 async def test_without_a_model_a_plain_question_gets_the_answer_its_read_command_gives(
