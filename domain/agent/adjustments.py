@@ -28,7 +28,8 @@ _CHANGE: Final = frozenset({"subiu", "sobe", "aumentou", "aumenta", "baixou", "b
                             "atualiza", "atualize", "ajusta", "ajuste", "reajustou", "agora"})
 # What may stand right before the amount: "pra 120", "para 120", "agora é 150", "passa a ser 150".
 _TO: Final = frozenset({"pra", "para", "ser"})
-_IS: Final = frozenset({"é", "eh"})  # raw, lower-case: folded, "é" is "e"
+# "é" as the message writes it (raw tokens, lower-case): folded, it is the "e" that joins two things.
+IS: Final = frozenset({"é", "eh", "são", "sao"})
 # Every other word the sentence may hold (folded).
 _PLAIN: Final = frozenset({"o", "a", "os", "as", "do", "da", "de", "dos", "das", "e", "despesa", "valor", "previsto",
                            "prevista", "orcamento", "mensal", "tb", "tambem", "la", "ai", "pf", "pfv", "por", "favor",
@@ -66,7 +67,7 @@ def _changes_to(said: Scan, first: int) -> bool:
         return True
     if before == "ser":
         return first >= 3 and said.words[first - 3:first - 1] == ("passa", "a")
-    return said.tokens[first - 1].text.lower() in _IS and first >= 2 and said.words[first - 2] == "agora"
+    return said.tokens[first - 1].text.lower() in IS and first >= 2 and said.words[first - 2] == "agora"
 
 
 def _expense(words: Sequence[str], expenses: Sequence[tuple[str, tuple[str, ...]]]

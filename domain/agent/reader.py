@@ -26,7 +26,7 @@ from typing import Any, Final, Literal
 
 from pydantic.alias_generators import to_snake
 
-from domain.agent.adjustments import read_adjustment
+from domain.agent.adjustments import IS, read_adjustment
 from domain.agent.contributions import read_contribution
 from domain.agent.income import read_income
 from domain.agent.questions import Subjects, is_question, read_question
@@ -53,7 +53,6 @@ _SELF: Final = frozenset({"eu", "mim", "me", "meu", "minha"})
 _MINE: Final = frozenset({"meu", "minha", "meus", "minhas"})
 _JOINERS: Final = frozenset({"e", "mais", "tambem", "tb", "+"})
 _CHANGE_TO: Final = frozenset({"pra", "para"})
-_IS: Final = frozenset({"é", "eh", "sao", "são"})  # raw, lower-case: folded "é" is the joining "e"
 _PER: Final = frozenset({"por", "ao"})  # "por mês", "ao mês"
 _COSTS: Final = frozenset({"custa", "custam"})
 _ON_CARD: Final = frozenset({"no", "na"})  # "no Nubank", "na Visa"
@@ -375,7 +374,7 @@ def _states_a_price(said: Scan, first: int) -> bool:
     before = [token.text.lower() for token in said.tokens[max(0, first - 2):first]]
     if before and before[-1] == "de":
         before.pop()
-    return bool(before) and before[-1] in _IS
+    return bool(before) and before[-1] in IS
 
 
 def _per_month(said: Scan) -> bool:
