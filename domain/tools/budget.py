@@ -328,6 +328,7 @@ class RegisterExpenseTool(_BudgetWriteTool):
     )
     args_model = RegisterExpenseArgs
     grounded = grounds(expected=Ground.MONEY)
+    intent = Intent.CREATE
 
     async def register_expense(self, *, name: str, expected: dict[str, Any], operation_id: str,
                                category: str | None = None, billing_day: int | None = None,

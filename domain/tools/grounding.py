@@ -51,6 +51,7 @@ class Ground(StrEnum):
 class Intent(StrEnum):
     CHANGE = "change"  # an expected amount changes: the words must say so
     SPEND = "spend"    # money was spent: not a message that only changes an expected amount
+    CREATE = "create"  # a new expense: not a spend told on a name the household does not have
 
 
 def grounds(**kinds: Ground) -> Mapping[str, Ground]:
@@ -76,6 +77,10 @@ _CHANGE: Final = re.compile(
     r"passou\s+a|passa\s+pra|agora\s+[eé]|(?:vai|foi|vai\s+ser|fica|ficou|ficar)\s+(?:pra|para)|"
     r"pode\s+ser|previst\w*|orcamento|orçamento|limite|ajust\w*|corrig\w*|(?:pra|para)\s+(?:r\$\s*)?[0-9])",
     re.IGNORECASE)
+# Words that ask for a new expense ("cria a despesa", "cadastra", "nova", "por mês", "todo dia 5").
+_CREATE: Final = re.compile(
+    r"\b(?:cri[ae]\w*|nov[ao]s?|adicion\w*|cadastr\w*|despesas?|fix[ao]s?|mensa\w*|inclu\w*|assinatura|"
+    r"(?:por|ao|todo|cada)\s+m[eê]s|todo\s+dia)\b", re.IGNORECASE)
 _SPENT: Final = re.compile(
     r"\b(?:gast\w*|pagu?\w*|compr\w*|lanc\w*|lanç\w*|anot\w*|registr\w*|veio|vieram|deu|custou|saiu|"
     r"foi\s+de|foram)\b", re.IGNORECASE)
@@ -204,6 +209,10 @@ def _check_intent(intent: Intent | None, said: Said) -> None:
     if intent is Intent.SPEND and _CHANGE.search(said.text) and not _SPENT.search(said.text) \
             and len(said.scanned(0).amounts) <= 1:
         raise NotAsked("A mensagem muda um valor previsto (adjustExpense), não registra um gasto.")
+    if intent is Intent.CREATE and _SPENT.search(said.text) \
+            and not any(_CREATE.search(text) for text in said.messages[:2]):
+        raise NotAsked("A mensagem conta um gasto, não pede uma despesa nova: pergunte se é para criar "
+                       "essa despesa, ou em qual das existentes lançar, antes de propor.")
 
 
 def _money(value: Any, kind: Ground, said: Said, *, writes: bool, key: str) -> tuple[Any, int | None]:
@@ -218,6 +227,9 @@ def _money(value: Any, kind: Ground, said: Said, *, writes: bool, key: str) -> t
     if at is None and kind is Ground.MONEY and writes:
         raise NotWritten(f"{key}: {amount:f} não está no que o membro escreveu; pergunte o valor antes "
                          "de propor.")
+    if at is None and kind is Ground.COMPUTED and writes and not _numbers_written(said):
+        # A computed amount ("reajustou 12%", "diminui 50") needs a number to compute from.
+        raise NotWritten(f"{key}: nenhum valor nem percentual foi escrito; pergunte o valor antes de propor.")
     if said.currency is None:
         return value, at
     codes = said.scanned(at if at is not None else 0).currencies
@@ -229,6 +241,11 @@ def _money(value: Any, kind: Ground, said: Said, *, writes: bool, key: str) -> t
     else:
         currency = said.currency if not codes or said.currency in codes else model_code or said.currency
     return {"amount": f"{amount:f}", "currency": currency}, at
+
+
+def _numbers_written(said: Said) -> bool:
+    """Whether the members wrote any amount or other number ("12%", "2028") in what is read."""
+    return any(said.scanned(i).amounts or said.scanned(i).strays for i in range(len(said.messages)))
 
 
 def _written_as_is(code: str, said: Said, at: int | None) -> bool:

@@ -121,6 +121,26 @@ async def test_a_computed_expected_amount_is_allowed_when_the_words_ask_for_a_ch
     assert reply.receipts[0].preview["newExpected"]["amount"] == 2450
 
 
+async def test_a_computed_expected_amount_with_no_number_written_is_asked_about() -> None:
+    adjust = call("adjustExpense", {"expense": "Mercado", "newExpected": {"amount": 50}, "operationId": "op-7"})
+    agent, _ = await chat(adjust, say("Qual o novo valor?"))
+
+    reply = await agent.send("muda o valor", sender="Ana")
+
+    assert reply.receipts == [] and "nenhum valor" in (reply.tool_calls[0].error or "")
+
+
+async def test_a_spend_on_an_expense_the_household_lacks_is_never_made_a_new_expense_unasked() -> None:
+    register = call("registerExpense", {"name": "Netflix", "expected": {"amount": 90}, "operationId": "op-8"})
+    agent, _ = await chat(register, say("Netflix não é uma despesa de vocês. Quer criar?"), register)
+
+    told = await agent.send("lança 90 na netflix", sender="Ana")
+    asked = await agent.send("cria a despesa netflix, 90 por mês", sender="Ana")
+
+    assert told.receipts == [] and "despesa nova" in (told.tool_calls[0].error or "")
+    assert asked.receipts[0].preview["name"] == "Netflix"
+
+
 async def test_a_question_is_never_turned_into_a_write() -> None:
     agent, _ = await chat(call("createGoal", {"name": "Carro", "target": {"amount": 20000}, "contributors": ["Ana"],
                                               "operationId": "op-6"}), say("Dá sim!"))
