@@ -29,7 +29,7 @@ _PLAIN: Final = frozenset({"a", "o", "as", "os", "e", "da", "do", "de", "das", "
                            "agora", "mensal", "mensais", "por", "mes", "coloca", "coloque", "colocar", "bota",
                            "bote", "botar", "poe", "ponha", "registra", "registre", "anota", "anote", "salva",
                            "muda", "mude", "atualiza", "atualize", "define", "defina", "ficou", "fica", "passou",
-                           "passa", "foi", "vai", "ser", "eh", "agr", "hoje", "liquida", "liquido"})
+                           "passa", "foi", "eh", "agr", "hoje", "liquida", "liquido"})  # no "vai (ser)": a plan is the model's
 
 
 def read_income(said: Scan, subjects: Subjects) -> list[dict[str, Any]] | None:

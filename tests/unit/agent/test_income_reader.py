@@ -55,6 +55,7 @@ def test_an_income_in_the_household_s_other_currency_keeps_that_currency() -> No
     "a renda do Bruno é 5 mil",                           # a member's
     "nossa renda é 12 mil?",                              # a question
     "nossa renda é 12 mil desde março",                   # from a month on
+    "nossa renda vai ser 12 mil",                         # a plan
     "recebi aumento!! a renda da casa foi pra 13 mil",    # a story
     "nossa renda caiu uns 2 mil",                         # not the amount it is now
     "nossa renda é 12 mil e a do Bruno 5",                # two amounts
