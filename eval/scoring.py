@@ -32,6 +32,7 @@ from domain.tools.budget import (
     BudgetStatusTool,
     RecordSpendTool,
     RegisterExpenseTool,
+    find_card,
     find_expense,
 )
 from domain.tools.cards import CardBillTool
@@ -123,7 +124,7 @@ class Names:
 
     def card(self, name: Any) -> str | None:
         try:
-            return self.budget.find_card(name).id
+            return find_card(self.budget, name).id  # as the tools find it: "Nubank (roxinho)" too
         except DomainError:
             return None
 

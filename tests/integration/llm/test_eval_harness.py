@@ -373,6 +373,9 @@ def test_arguments_compare_as_the_tools_resolve_them() -> None:
     assert same("createGoal", "deadline", None, None)
     assert not same("createGoal", "deadline", None, "2027-01-01")
     assert same("registerExpense", "name", "Plano de saúde", "plano de saude")
+    budget.register_card("Nubank", 3, 10, aliases=["roxinho"])
+    assert same("recordSpend", "card", "Nubank", "Nubank (roxinho)"), "as the working memory lists it"
+    assert not same("recordSpend", "card", "Nubank", "Itaú")
     assert same("registerExpense", "billingDay", 5, 5)
     assert not same("registerExpense", "billingDay", 5, 10)
 
