@@ -12,13 +12,11 @@ or a correction are the model's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Final
 
-from domain.agent.questions import Subjects, goal_named, money_said
+from domain.agent.questions import Subjects, goal_named, money_said, one_amount_at_home, spans_named
 from domain.reading.message import Scan
 from domain.reading.replies import opens_correction
-from domain.text import phrase_spans, words_of
 
 ADJUST: Final = "adjustExpense"
 
@@ -41,16 +39,16 @@ def read_adjustment(said: Scan, subjects: Subjects) -> list[dict[str, Any]] | No
     words = said.words
     if not words or not set(words) & _CHANGE or opens_correction(words):
         return None
-    if len(said.amounts) != 1 or said.whens or said.strays or any(c != subjects.currency for c in said.currencies):
+    if not one_amount_at_home(said, subjects.currency):
         return None
     [found] = said.amounts
     if not _changes_to(said, found.first):
         return None
     covered = said.covered()
-    expense = _expense(words, subjects.expenses)
-    if expense is None or goal_named(words, covered, subjects.goals) is not None:
+    expenses = spans_named(words, subjects.expenses)
+    if len(expenses) != 1 or goal_named(words, covered, subjects.goals) is not None:
         return None
-    name, taken = expense
+    [(name, taken)] = expenses.items()
     rest = [word for index, word in enumerate(words) if index not in covered and index not in taken]
     if any(word not in _CHANGE | _TO | _PLAIN for word in rest):
         return None
@@ -68,18 +66,3 @@ def _changes_to(said: Scan, first: int) -> bool:
     if before == "ser":
         return first >= 3 and said.words[first - 3:first - 1] == ("passa", "a")
     return said.tokens[first - 1].text.lower() in IS and first >= 2 and said.words[first - 2] == "agora"
-
-
-def _expense(words: Sequence[str], expenses: Sequence[tuple[str, tuple[str, ...]]]
-             ) -> tuple[str, set[int]] | None:
-    """The one expense whose name or alias stands in the message, and the words it takes; None
-    for none, or for two."""
-    found: dict[str, set[int]] = {}
-    for name, spellings in expenses:
-        for written in spellings:
-            for where in phrase_spans(words, words_of(written)):
-                found.setdefault(name, set()).update(where)
-    if len(found) != 1:
-        return None
-    [(name, taken)] = found.items()
-    return name, taken

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from domain.agent.questions import Subjects, goal_named, money_said, named_in
+from domain.agent.questions import Subjects, goal_named, money_said, named_in, one_amount_at_home
 from domain.reading.message import Scan
 from domain.reading.replies import opens_correction
 
@@ -37,7 +37,7 @@ def read_income(said: Scan, subjects: Subjects) -> list[dict[str, Any]] | None:
     words = said.words
     if not words or not set(words) & _INCOME or not set(words) & _OURS or opens_correction(words):
         return None
-    if len(said.amounts) != 1 or said.whens or said.strays or any(c != subjects.currency for c in said.currencies):
+    if not one_amount_at_home(said, subjects.currency):
         return None
     covered = said.covered()
     if (named_in(words, subjects.expenses) is not None or named_in(words, subjects.cards) is not None

@@ -179,10 +179,26 @@ def goal_named(words: Sequence[str], covered: set[int], goals: Sequence[str]) ->
 
 def named_in(words: Sequence[str], names: Sequence[tuple[str, tuple[str, ...]]]) -> str | bool | None:
     """The one expense (or card) whose name or alias stands in the message; False for two."""
-    found = {name for name, spellings in names for written in spellings if any(phrase_spans(words, words_of(written)))}
+    found = spans_named(words, names)
     if len(found) > 1:
         return False
     return next(iter(found), None)
+
+
+def spans_named(words: Sequence[str], names: Sequence[tuple[str, tuple[str, ...]]]) -> dict[str, set[int]]:
+    """Each expense (or card) whose name or alias stands in the message, with the words it takes."""
+    found: dict[str, set[int]] = {}
+    for name, spellings in names:
+        for written in spellings:
+            for where in phrase_spans(words, words_of(written)):
+                found.setdefault(name, set()).update(where)
+    return found
+
+
+def one_amount_at_home(said: Scan, currency: str) -> bool:
+    """One amount, in the household's currency, with no day, month or other number beside it."""
+    return (len(said.amounts) == 1 and not said.whens and not said.strays
+            and all(code == currency for code in said.currencies))
 
 
 def _month(said: Scan) -> dict[str, Any]:
