@@ -25,6 +25,8 @@ from datetime import date
 from typing import Any, Final, Literal
 
 from pydantic.alias_generators import to_snake
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
 
 from domain.agent.adjustments import IS, read_adjustment
 from domain.agent.contributions import read_contribution
@@ -46,10 +48,11 @@ RECORD_SPEND: Final = "recordSpend"
 _NOT_A_PLAIN_SPEND: Final = tuple(["subiu", "sobe", "subir", "aumentou", "aumenta", "aumentar", "aumento", "diminui", "diminuiu", "diminuir", "baixou", "baixa", "baixar", "reajust*", "atualiz*", "mudou", "muda", "mudar", "mude", "passa", "passou", "agora", "previsto", "prevista", "orcamento", "mensal", "mensalidade", "todo", "toda", "cadastr*", "cria", "criar", "crie", "nova", "despesa", "despesas", "registrar", "meta", "metas", "aport*", "guardei", "guardar", "guardamos", "juntei", "juntar", "juntamos", "poupei", "poupar", "poupanca", "acert*", "pix", "devo", "deve", "devem", "devendo", "transferi", "mandei", "empresta*", "emprestei", "renda", "salario", "recebi", "ganhei", "rendimento", "divid*", "metade", "cada", "nao", "nem", "errado", "errada", "era", "ops", "corrig*", "cancel*", "desfaz*", "desfazer", "apaga*", "apagar", "tira", "tirar", "remove*", "estorn*", "reembols*", "devolv*", "volta", "voltou", "cartao", "credito", "parcel*", "vezes", "fatura", "vai", "vamos", "vou", "vai", "iremos", "quero", "queria", "queremos", "preciso", "precisamos", "devemos", "planej*", "prever", "se", "caso", "talvez", "acho", "estimo", "deveria", "seria", "uns", "umas", "aproximadamente", "tipo", "cerca", "quase", "total", "sem", "quanto", "quanta", "quantos", "quantas", "qual", "quais", "como", "quando", "onde", "porque", "pq", "sera"])
 _QUESTION_OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "qual", "quais",
                                       "como", "quando", "onde", "porque", "pq", "sera", "da", "dá"})
-_PAID: Final = frozenset({"pagou", "paga", "pagaram"})
+_PAID: Final = frozenset({"pagou", "paga", "pagaram", "gastou", "gastaram", "comprou", "compraram"})
 _PAID_BY: Final = re.compile(r"^pag[oa]\s+(?:pel[oa]|por)$")
 _PERSONAL: Final = frozenset({"pessoal", "particular"})
 _SELF: Final = frozenset({"eu", "mim", "me", "meu", "minha"})
+_WE: Final = frozenset({"gente", "nos"})  # "a gente pagou": the speaker, as when no one is named
 _MINE: Final = frozenset({"meu", "minha", "meus", "minhas"})
 _JOINERS: Final = frozenset({"e", "mais", "tambem", "tb", "+"})
 _CHANGE_TO: Final = frozenset({"pra", "para"})
@@ -62,6 +65,11 @@ _TIMES: Final = frozenset({"vezes", "parcelas"})  # "em 2 vezes", "3 parcelas" (
 _PARCELADO: Final = frozenset({"em", "parcelado", "parcelada", "parcelei", "dividido", "dividi"})
 _MIN_GOAL_WORD: Final = 5
 _MIN_PLURAL: Final = 5  # letters of the shortest word whose final s is a plural's
+_MIN_TYPO: Final = 6  # letters of the shortest word of an expense's name the reader knows through a typo
+# A spend told in words: only beside one does the reader take a typo for an expense's name.
+_SPENT: Final = frozenset({"gastei", "gastamos", "gastou", "gastaram", "paguei", "pagamos", "pagou", "pagaram",
+                           "comprei", "compramos", "comprou", "compraram", "lanca", "registra", "anota",
+                           "deu", "veio", "foi"})
 MAX_SPENDS: Final = 5
 MAX_TEXT: Final = 300  # characters: a longer message is more than a spend
 
@@ -86,6 +94,7 @@ class SpendReader:
     today: date
     cards: tuple[tuple[str, tuple[str, ...]], ...] = ()  # active cards: name, and every name they answer to
     goals: tuple[str, ...] = ()  # the active goals' names, for the questions it reads
+    known: frozenset[str] = frozenset()  # every word of the household's names: never taken for a typo
 
     @classmethod
     def of(cls, household: Household, budget: Budget | None, goals: Iterable[Goal], today: date) -> SpendReader:
@@ -95,8 +104,11 @@ class SpendReader:
             word for goal in goals if not goal.archived for word in _words(goal.name)
             if len(word) >= _MIN_GOAL_WORD and not word.isdigit() and word not in expense_words)
         cards = tuple((c.name, (c.name, *c.aliases)) for c in budget.active_cards()) if budget else ()
+        goal_names = tuple(goal.name for goal in goals if not goal.archived)
+        known = frozenset(word for name in (*goal_names, *(n for _, names in cards for n in names),
+                                            *(m.name for m in household.members)) for word in _keys(name))
         return cls(household.currency, tuple(household.members), expenses, goal_words, today, cards,
-                   tuple(goal.name for goal in goals if not goal.archived))
+                   goal_names, known)
 
     def read(self, text: str, last: Mapping[str, Any] | None = None) -> list[dict[str, Any]] | None:
         """The calls `text` certainly means: one recordSpend per spend it tells, or, when it only
@@ -187,7 +199,7 @@ class SpendReader:
         """Each place an expense's name or alias stands (the longest where they overlap), in order;
         None when one expense stands in two places, or two expenses in one."""
         found: list[_Match] = []
-        keys = _singular(words)
+        keys = self._keys_in(words)
         for name, names in self.expenses:
             for written in names:
                 found.extend(_Match(name, where.start, where.stop - 1)
@@ -207,6 +219,17 @@ class SpendReader:
         if len(distinct) != len(kept) and len(distinct) > 1:
             return None  # one expense twice among others: which amount is whose is unclear
         return distinct
+
+    def _keys_in(self, words: Sequence[str]) -> tuple[str, ...]:
+        """The message's words as the expenses' names are compared with them: singular, and, in a
+        message that tells a spend ("paguei 45 na acdemia"), a word one typo away from exactly one
+        word of an expense's name taken for that word. A word of any of the household's names, or
+        one the reader refuses, stays as written."""
+        keys = _singular(words)
+        if not _SPENT & set(words):
+            return keys
+        spellings = _spellings(self.expenses)
+        return tuple(_respelled(key, spellings, self.known) for key in keys)
 
     def _corrected(self, said: Scan, last: Mapping[str, Any]) -> list[dict[str, Any]] | None:
         """`last` with the amount, or the month or day, the correction says: exactly one of them,
@@ -265,7 +288,7 @@ class SpendReader:
     def _named(self, words: Sequence[str]) -> set[int]:
         """Every word an expense's name or alias takes, wherever it stands."""
         taken: set[int] = set()
-        keys = _singular(words)
+        keys = self._keys_in(words)
         for _, names in self.expenses:
             for written in names:
                 for where in phrase_spans(keys, _keys(written)):
@@ -288,7 +311,7 @@ class SpendReader:
                 continue
             member = member_called(self.members, word)  # "o Rafa pagou": Rafael
             if member is None:
-                if word in _PAID and index > 0 and words[index - 1] not in _SELF and index - 1 not in covered \
+                if word in _PAID and index > 0 and words[index - 1] not in _SELF | _WE and index - 1 not in covered \
                         and not _paid_by_speaker(words, index):
                     return False  # "o Pedro pagou": not a member the reader knows
                 continue
@@ -395,6 +418,26 @@ def _singular(words: Sequence[str]) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=1024)
 def _keys(text: str) -> tuple[str, ...]:
     return _singular(_words(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _spellings(expenses: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """The words of the expenses' names (as compared: folded, singular): those long enough to be
+    known through a typo, and all of them."""
+    every = frozenset(key for _, names in expenses for name in names for key in _keys(name))
+    return frozenset(key for key in every if len(key) >= _MIN_TYPO and key.isalpha()), every
+
+
+@functools.lru_cache(maxsize=4096)
+def _respelled(key: str, spellings: tuple[frozenset[str], frozenset[str]], known: frozenset[str]) -> str:
+    """The one word of an expense's name `key` is a typo of ("acdemia": academia; one letter
+    left out, added, changed or two swapped), or `key` itself when it is a name's word, too short,
+    refused, or near none or two."""
+    typo_prone, every = spellings
+    if len(key) < _MIN_TYPO - 1 or not key.isalpha() or key in every or key in known or _refused(key):
+        return key
+    near = process.extract(key, typo_prone, scorer=OSA.distance, score_cutoff=1, limit=2)
+    return str(near[0][0]) if len(near) == 1 else key
 
 
 def _refused(word: str) -> bool:

@@ -70,6 +70,13 @@ def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> di
     ("lança 320 de uber no mês passado", [spend("Uber", "320", "2026-06")]),
     ("gastei 50 no mercado e 30 na farmácia", [spend("Mercado", "50"), spend("Farmácia", "30")]),
     ("mercado 50, farmácia 30", [spend("Mercado", "50"), spend("Farmácia", "30")]),
+    ("o Bruno gastou 50 no mercado", [spend("Mercado", "50", paidBy="Bruno")]),
+    ("a Ana comprou remédio na drogaria, 45", [spend("Farmácia", "45", paidBy="Ana")]),
+    ("a gente gastou 50 no mercado", [spend("Mercado", "50")]),
+    ("paguei 45 d aula extra na farmacya", [spend("Farmácia", "45")]),  # one typo, beside a spend
+    ("gastei 50 no mecrado", [spend("Mercado", "50")]),                  # two letters swapped
+    ("gastei 80 no supermecado", [spend("Mercado", "80")]),              # the alias, a letter short
+    ("paguei 300 do aluguek", [spend("Aluguel", "300")]),
 ])
 def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict[str, Any]] | None) -> None:
     assert reader().read(text) == calls
@@ -87,6 +94,9 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "vou aportar 250 na amsterdam",          # a plan
     "gastei 80 no salão",                    # no expense of that name
     "o Pedro pagou 200 do mercado",          # not a member
+    "o Pedro gastou 200 no mercado",
+    "mercdo 50",                             # a typo with no spend told: the model's
+    "gastei 50 no mercadinho",               # more than one letter away
     "te mandei 100 no pix, acerta aí",       # an acerto
     "comprei 2 pizzas por 80 no ifood",      # two numbers for one expense
     "gastei 300 euros no mercado",           # another currency
@@ -328,6 +338,21 @@ def test_a_payer_called_by_a_nickname_that_begins_only_their_name_is_that_member
 
     assert read("o Rafa pagou a diarista, 600") == [spend("Diarista", "600", paidBy="Rafael")]
     assert read("o Ra pagou a diarista, 600") is None  # too short to be anyone: the model's
+
+
+def test_a_typo_is_taken_for_an_expense_only_when_one_name_is_that_near_and_no_other_name_is_the_word() -> None:
+    house = Household.create("Casa", "BRL", id="h1")
+    ana = house.add_member("Ana", id="m-ana")
+    budget = Budget.create("BRL", id="b1", household_id="h1")
+    for name in ("Viagens", "Escola", "Escolta", "Academia"):
+        budget.register(name, Money.of(100, "BRL"))
+    goals = [Goal.create("Viagem Chile", Money.of(9000, "BRL"), members=[ana], created_at=date(2026, 1, 1))]
+    read = SpendReader.of(house, budget, goals, TODAY).read
+
+    assert read("paguei 45 na acdemia") == [spend("Academia", "45")]
+    assert read("gastei 500 na viagem") is None   # the goal's word, one letter from the expense's
+    assert read("paguei 80 na escolra") is None   # one letter from two expenses
+    assert read("paguei 80 na escola") == [spend("Escola", "80")]
 
 
 @pytest.mark.parametrize(("text", "calls"), [
