@@ -84,6 +84,11 @@ class Conversation:
             # Tools ran (reads, or calls refused) and the model then said nothing: weak models
             # do. The member must not be left without an answer.
             return [Reply(messages.silent_model_text())]
+        for operation_id in reply.superseded:  # the preview a correction replaced shows it is cancelled
+            superseded = await context.operations.get(operation_id)
+            edit = await self.proposals.final_edit(context, superseded, spelling) if superseded else None
+            if edit is not None:
+                outcomes.append(edit)
         latest: dict[str, ToolReceipt] = {}
         for receipt in reply.receipts:
             latest.pop(receipt.operation_id, None)

@@ -93,6 +93,8 @@ class AgentReply:
     tool_calls: list[ToolCall] = field(default_factory=list)
     failure: FailureKind | None = None
     usage: dict[str, int] = field(default_factory=dict)
+    # Previews a correction replaced ("não, foi 250"): cancelled, so that only the corrected one waits.
+    superseded: list[str] = field(default_factory=list)
 
     @property
     def receipts(self) -> list[ToolReceipt]:
@@ -272,9 +274,7 @@ class AgentChat:
         last = None
         if may_correct(text):  # only a correction reads the conversation: a plain spend needs none of it
             history = await self.conversations.recent(self.conversation_id, self.history_turns)
-            last = last_write_call(history, self.tools)
-            if last is not None and await self._was_confirmed(last):
-                last = None  # a correction of what is already written is an undo and a new call: the model's
+            last = await self._as_proposed(last_write_call(history, self.tools))
         read = self.reader(text, last)
         if not read:
             return None
@@ -288,13 +288,16 @@ class AgentChat:
                      for raw in raw_calls]
             if not all(is_proposal(call) for call in calls):
                 return None
+            superseded = [await self.operations.cancel(call["corrects"], cancelled_by=sender)
+                          for call in read if isinstance(call.get("corrects"), str)]
             new: list[Message] = [user, {"role": "assistant", "content": None, "tool_calls": raw_calls}]
             for call in calls:
                 call.source = READER
                 new.append({"role": "tool", "tool_call_id": call.call_id, "content": compact_json(call.result)})
             new.append({"role": "assistant", "content": PREVIEWS_SENT})
             await self.conversations.append(self.conversation_id, new)
-        return AgentReply(text="", tool_calls=calls)
+        return AgentReply(text="", tool_calls=calls, superseded=[
+            operation.operation_id for operation in superseded if operation.status is OperationStatus.CANCELLED])
 
     def _reads(self, call: Mapping[str, Any]) -> bool:
         tool = self.tools.get(str(call.get("name")))
@@ -369,12 +372,23 @@ class AgentChat:
             call.error = str(error)
         return call
 
-    async def _was_confirmed(self, call: Mapping[str, Any]) -> bool:
-        operation_id = call.get("operationId")
-        if not isinstance(operation_id, str):
-            return False
+    async def _as_proposed(self, call: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The last write call as its preview stands, for the reader to correct: with who paid as
+        the preview names them (Paula's "foi 25" corrects Thiago's spend, still Thiago's); None
+        when it is already written (a correction of it is an undo and a new call: the model's)."""
+        operation_id = call.get("operationId") if call is not None else None
+        if call is None or not isinstance(operation_id, str):
+            return call
         operation = await self.operations.get(operation_id)
-        return operation is not None and operation.status is OperationStatus.CONFIRMED
+        if operation is None:
+            return call
+        if operation.status is OperationStatus.CONFIRMED:
+            return None
+        key = self.tools[call["name"]].speaker_argument
+        stored = operation.arguments.get(to_snake(key)) if key else None
+        if key and isinstance(stored, str) and stored and not call["arguments"].get(key):
+            return {**call, "arguments": {**call["arguments"], key: stored}}
+        return call
 
     async def _confirms_earlier(self, tool: Tool, arguments: Mapping[str, Any]) -> bool:
         """Whether a call confirms a preview already waiting (its operationId, or, without one, any

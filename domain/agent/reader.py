@@ -38,7 +38,7 @@ from domain.goals import Goal
 from domain.household import Household, Member, member_called
 from domain.money import Period
 from domain.reading.message import Found, Scan, scan, tokens_of
-from domain.reading.replies import CORRECTION_OPENERS, opens_correction
+from domain.reading.replies import CORRECTION_OPENERS, RESTATING, opens_correction, restates
 from domain.text import fold, matches_any, phrase_spans
 
 RECORD_SPEND: Final = "recordSpend"
@@ -121,6 +121,10 @@ class SpendReader:
         said = scan(text, today=self.today)
         if last is not None and said.words and opens_correction(said.words):
             return None if "?" in text else self._corrected(said, last)
+        if last is not None and "?" not in text and restates(said.words):
+            corrected = self._corrected(said, last)  # "foi 25, vc trocou os números"
+            if corrected is not None:
+                return corrected  # else "foi 250 de luz": a spend, read as any other
         subjects = Subjects(self.expenses, self.goals, self.cards, self.currency, self.today)
         if is_question(text, said):
             return read_question(text, said, subjects)
@@ -233,14 +237,19 @@ class SpendReader:
 
     def _corrected(self, said: Scan, last: Mapping[str, Any]) -> list[dict[str, Any]] | None:
         """`last` with the amount, or the month or day, the correction says: exactly one of them,
-        with nothing else in the message (no name of an expense, goal or member, no other word)."""
+        with nothing else in the message (no name of an expense, goal, card or member) but the
+        words of a correction, and, in a clause of its own, a reason that changes nothing else
+        ("não, 2.750, esqueci o reajuste"; "foi 25, vc trocou os números")."""
         name, arguments = str(last.get("name")), dict(last.get("arguments") or {})
         if self._named(said.words) or self._names_a_goal(said.words) or said.strays:
             return None
-        if any(member_called(self.members, word) for word in said.words):
+        if any(member_called(self.members, word) or word in self.known for word in said.words):
             return None
-        if set(said.words[i] for i in range(len(said.words)) if i not in said.covered()) - _CORRECTING:
-            return None
+        covered = said.covered()
+        for clause in _clauses(said):
+            loose = [i for i in clause if i not in covered and said.words[i] not in _CORRECTING]
+            if loose and (covered & set(clause) or any(_changes_more(said.words, i) for i in clause)):
+                return None  # a word beside the new value, or a reason that changes something else
         amounts, whens = said.amounts, said.whens
         corrected = {k: v for k, v in arguments.items() if k not in ("operationId", "operation_id", "confirm")}
         if len(amounts) == 1 and not whens and name in _MONEY_ARGUMENT:
@@ -261,7 +270,9 @@ class SpendReader:
                 corrected.pop("date")
         else:
             return None
-        return [{"name": name, "arguments": corrected}]
+        operation_id = last.get("operationId")
+        return [{"name": name, "arguments": corrected,
+                 **({"corrects": operation_id} if isinstance(operation_id, str) else {})}]
 
     def _card_in(self, words: Sequence[str], named: set[int]) -> tuple[str, range] | Literal[False] | None:
         """The card a message names after "no"/"na" ("gastei 50 no mercado no Nubank"): its name
@@ -331,10 +342,20 @@ class SpendReader:
 
 
 # The only words a correction may hold besides the amount, month or day it corrects (folded).
-_CORRECTING: Final = CORRECTION_OPENERS | frozenset({
+_CORRECTING: Final = CORRECTION_OPENERS | RESTATING | frozenset({"pra", "para",
     "foi", "mal", "na", "verdade", "real", "era", "eram", "foram", "e", "isso", "o", "a", "os", "as", "valor",
     "sao", "de", "do", "da", "no", "nesse", "gasto", "aporte", "certo", "correto", "pera", "espera",
     "quis", "dizer", "digo", "ne", "amor", "kkk", "kkkk", "desculpa", "mes", "dia"})
+# Words that, in a correction's reason, would change more than its one value: who paid, whose it
+# is, the card or the place, parcelas, a split, an undo ("não, 250, mas é pessoal", "não, 40, foi
+# no débito"). Folded; "*" is a prefix.
+_CHANGES_MORE: Final = ("nao", "nem", "mas", "so", "somente", "apenas", "pessoal", "particular", "meu", "minha",
+                        "meus", "minhas", "dele", "dela", "ele", "ela", "eu", "cada", "metade", "divid*",
+                        "cartao", "credito", "debito", "parcel*", "vezes", "cancel*", "desfaz*", "apaga*",
+                        "tira*", "remov*", "pag*", "dois", "duas", "ambos", "juntos", "gente", "total",
+                        "no", "na", "pelo", "pela", "via")  # where, or by what means: a card, a store
+_MORE_OR_LESS: Final = frozenset({"mais", "menos"})  # "a mais", "de menos": by an amount, not to it
+_CLAUSE_BREAKS: Final = frozenset({"pq", "porque"})
 # The argument a correction of each tool changes: its money, or its month or day.
 _MONEY_ARGUMENT: Final = {"recordSpend": "amount", "contributeToGoal": "amount", "adjustExpense": "newExpected",
                           "createGoal": "target", "registerExpense": "expected", "setIncome": "amount",
@@ -370,6 +391,23 @@ def _parcelas(words: Sequence[str], said: Scan) -> tuple[int, range] | Literal[F
     while first > 0 and words[first - 1] in _PARCELADO:
         first -= 1
     return count, range(first, last + 1)
+
+
+def _clauses(said: Scan) -> list[list[int]]:
+    """The message's words by clause: parted by punctuation, or before "pq"/"porque"."""
+    clauses: list[list[int]] = [[]]
+    for index, token in enumerate(said.tokens):
+        if index and (set(said.text[said.tokens[index - 1].end:token.start]) & set(",;.!:-—")
+                      or said.words[index] in _CLAUSE_BREAKS):
+            clauses.append([])
+        clauses[-1].append(index)
+    return [clause for clause in clauses if clause]
+
+
+def _changes_more(words: Sequence[str], index: int) -> bool:
+    word = words[index]
+    return matches_any(word, _CHANGES_MORE) or (
+        word in _MORE_OR_LESS and index > 0 and words[index - 1] in ("a", "de"))
 
 
 def _only_mine(words: Sequence[str], covered: set[int]) -> bool:

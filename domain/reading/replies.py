@@ -42,7 +42,7 @@ def decision_of(text: str | None) -> Decision | None:
 _AGREEING: Final = frozenset({"pode", "sim", "confirma", "confirmar", "confirmo", "confirmado", "ok", "okay",
                               "ai", "isso", "mesmo", "por", "favor", "pfv", "pf", "entao", "lancar", "lanca",
                               "registrar", "registra", "gravar", "grava", "salvar", "salva", "certo", "beleza",
-                              "blz", "perfeito", "exato", "correto", "ta", "esta", "tudo", "👍"})
+                              "blz", "perfeito", "exato", "correto", "verdade", "ta", "esta", "tudo", "👍"})
 _AGREEMENT_LIMIT: Final = 60
 
 
@@ -65,12 +65,35 @@ CORRECTION_OPENERS: Final = frozenset({"nao", "ops", "opa", "oops", "opss", "err
 _CORRECTION_PAIRS: Final = frozenset({("foi", "mal"), ("na", "verdade"), ("na", "real")})
 
 
+# What may stand before that opening: the spouse, called ("amor, não, era 40").
+_VOCATIVES: Final = frozenset({"amor", "amore", "mor", "vida", "bb", "bebe", "mozao", "querida", "querido"})
+# A reply that says the value again, right after a preview ("foi 25", "põe 15 mil"): a correction
+# when it holds nothing but that value; otherwise the message is read as any other.
+RESTATING: Final = frozenset({"foi", "era", "eram", "foram", "poe", "coloca", "bota", "muda", "troca"})
+_OPENING_WORDS: Final = 5
+
+
 def opens_correction(words: Sequence[str]) -> bool:
-    """Whether a message's folded words open as a correction."""
+    """Whether a message's folded words open as a correction ("não, …", "amor, foi mal, …")."""
+    words = _after_vocatives(words)
     return bool(words) and (words[0] in CORRECTION_OPENERS or tuple(words[:2]) in _CORRECTION_PAIRS)
 
 
+def restates(words: Sequence[str]) -> bool:
+    """Whether a message's folded words open by saying a value again ("foi 25", "amor, era 40")."""
+    words = _after_vocatives(words)
+    return bool(words) and words[0] in RESTATING
+
+
 def may_correct(text: str) -> bool:
-    """Whether `text` opens as a correction, so the free-text reader needs the call it corrects:
-    the conversation is read only then."""
-    return opens_correction(tuple(fold(token.text) for token in tokens_of(text)[:2]))
+    """Whether `text` opens as a correction, or restates a value, so the free-text reader needs
+    the call it corrects: the conversation is read only then."""
+    words = tuple(fold(token.text) for token in tokens_of(text)[:_OPENING_WORDS])
+    return opens_correction(words) or restates(words)
+
+
+def _after_vocatives(words: Sequence[str]) -> Sequence[str]:
+    index = 0
+    while index < len(words) - 1 and words[index] in _VOCATIVES:
+        index += 1
+    return words[index:]

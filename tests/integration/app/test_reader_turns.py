@@ -64,3 +64,25 @@ async def test_a_reader_turn_the_conversation_cannot_keep_proposes_nothing(
 
     # The proposal rolled back with the turn: no operation a later "não, era 40" could not find.
     assert await pending(service) == []
+
+
+async def test_a_correction_replaces_the_preview_it_corrects_in_the_same_transaction(
+        database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    service = await a_household_with_mercado(database)
+    [first] = await service.talk(CHAT, ANA, "gastei 52 no mercado")
+    assert isinstance(first, Preview)
+
+    outcomes = await service.talk(CHAT, ANA, "não pera, 25, troquei os números")
+
+    [operation] = await pending(service)
+    assert [o.operation_id for o in outcomes if isinstance(o, Preview)] == [operation.operation_id]
+    assert operation.operation_id != first.operation_id
+
+    async def append_fails(*_: Any) -> None:
+        raise RuntimeError("the conversation's table is gone")
+
+    monkeypatch.setattr(service.storage.conversations, "append", append_fails)
+    with pytest.raises(RuntimeError):
+        await service.talk(CHAT, ANA, "não, foi 26")
+    # The new proposal and the cancel of the one it corrects rolled back together.
+    assert [o.operation_id for o in await pending(service)] == [operation.operation_id]

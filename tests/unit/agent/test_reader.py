@@ -211,8 +211,56 @@ async def test_a_correction_of_the_last_proposal_is_read_with_no_model(correctio
     assert {k: call_made.args[k] for k in expected} == {**expected, **changed}
 
 
+@pytest.mark.parametrize(("correction", "amount"), [
+    ("não pera, 45, esqueci o desconto do app", "45"),    # a reason, in a clause of its own
+    ("amor foi 45, vc trocou os números", "45"),           # called, then the value said again
+    ("foi 45,50 pq tinha desconto", "45.50"),
+    ("põe 45, o preço veio mais caro", "45"),
+])
+async def test_a_correction_with_a_reason_beside_it_is_read_with_no_model(correction: str, amount: str) -> None:
+    model = ScriptedModel()
+    chat, _ = await chat_with(model)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    [call_made] = (await chat.send(correction, sender="Ana")).tool_calls
+
+    assert model.requests == [] and call_made.source == READER
+    assert call_made.args["expense"] == "Mercado" and call_made.args["amount"]["amount"] == amount
+
+
+async def test_a_value_said_again_with_an_expense_is_a_new_spend_not_a_correction() -> None:
+    chat, _ = await chat_with(ScriptedModel())
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    [call_made] = (await chat.send("foi 120 de luz", sender="Ana")).tool_calls
+
+    assert call_made.args["expense"] == "Luz" and call_made.args["amount"]["amount"] == "120"
+    assert len(await chat.operations.pending()) == 2  # the spend at the market still waits
+
+
+async def test_a_correction_replaces_the_preview_it_corrects_and_keeps_who_paid() -> None:
+    model = ScriptedModel()
+    chat, _ = await chat_with(model)
+    first = (await chat.send("gastei 52 no mercado", sender="Bruno")).receipts[0]
+
+    corrected = await chat.send("amor foi 25, vc trocou os números", sender="Ana")
+
+    [call_made] = corrected.tool_calls
+    assert call_made.args["paidBy"] == "Bruno"  # Ana corrects Bruno's spend: still his
+    assert corrected.superseded == [first.operation_id]
+    old = await chat.operations.get(first.operation_id)
+    assert old is not None and old.status.value == "cancelled" and old.decided_by == "Ana"
+    [confirmed] = (await chat.send("verdade, confirma", sender="Bruno")).receipts
+    assert confirmed.operation_id == call_made.result.operation_id and confirmed.persisted
+    assert model.requests == []
+
+
 @pytest.mark.parametrize("text", ["não, era 40 no uber", "não, era 40 pro Bruno", "não, era 40 e 30",
-                                  "não quero mais", "ops, era 40 de cartão"])
+                                  "não quero mais", "ops, era 40 de cartão",
+                                  "não, 40, mas é pessoal",           # a reason that changes whose it is
+                                  "não, 40, foi no nubank",           # or the card
+                                  "foi 10, a mais",                   # by an amount, not to it
+                                  "não 40 esqueci o desconto"])       # a reason with no clause of its own
 async def test_a_correction_that_says_more_than_one_new_value_goes_to_the_model(text: str) -> None:
     model = ScriptedModel(say("Pode explicar?"))
     chat, _ = await chat_with(model)
@@ -240,7 +288,7 @@ async def test_a_yes_after_a_correction_that_proposed_nothing_is_the_models_not_
     model = ScriptedModel(say("Entendi, 45?"), say("Qual valor, 50 ou 45?"))
     chat, _ = await chat_with(model)
     await chat.send("gastei 50 no mercado", sender="Ana")
-    await chat.send("não pera, 45, esqueci o desconto do app", sender="Ana")  # the model proposed nothing
+    await chat.send("não pera, acho que foi 45", sender="Ana")  # the model proposed nothing
 
     reply = await chat.send("ok confirma", sender="Bruno")
 

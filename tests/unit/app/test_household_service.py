@@ -1207,6 +1207,24 @@ async def test_with_a_model_configured_the_reader_still_answers_first_and_the_mo
     assert model.requests == []
 
 
+async def test_a_correction_in_free_text_replaces_the_posted_preview_and_only_the_corrected_one_can_be_written(
+        service: HouseholdService, storage: InMemoryStorage) -> None:
+    await with_mercado(service)
+    [first] = await service.talk(CHAT, BRUNO, "gastei 52 no mercado")
+    assert isinstance(first, Preview)
+    await service.preview_posted(CHAT, first.operation_id, 77)
+
+    edit, corrected = await service.talk(CHAT, ANA, "amor foi 25, vc trocou os números")
+
+    assert isinstance(edit, Edit) and edit.message_id == 77 and edit.text.startswith("❌ Cancelado por Ana")
+    assert isinstance(corrected, Preview) and "R$ 25,00" in corrected.text and "Pago por Bruno" in corrected.text
+    await service.preview_posted(CHAT, corrected.operation_id, 78)
+    late = await service.press(CHAT, BRUNO.user_id, *ok(first))
+    assert late.edit is None or "Cancelado" in late.edit.text
+    await service.press(CHAT, BRUNO.user_id, *ok(corrected))
+    assert await actual(storage, "Mercado") == Decimal(25)
+
+
 async def test_without_a_model_what_the_reader_does_not_take_still_gets_the_hint(service: HouseholdService) -> None:
     await with_mercado(service)
 
