@@ -12,7 +12,8 @@ the one read it means, or none; a plain contribution to a goal ("coloquei 2k no 
 `domain.agent.contributions`, which makes /aporte's call, or none; the household's income told
 plainly ("nossa renda é 12 mil") to `domain.agent.income`, which makes setIncome's, or none; an
 expense's new expected amount on change words ("o aluguel vai pra 2.700") to
-`domain.agent.adjustments`, which makes /ajuste's, or none.
+`domain.agent.adjustments`, which makes /ajuste's, or none; an acerto asked for ("te mandei 100 no
+pix, acerta aí") to `domain.agent.settlements`, which makes /acerto's, or none.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from domain.agent.adjustments import IS, read_adjustment
 from domain.agent.contributions import read_contribution
 from domain.agent.income import read_income
 from domain.agent.questions import Subjects, is_question, read_question
+from domain.agent.settlements import read_settlement
 from domain.budget import Budget
 from domain.cards import MAX_INSTALLMENTS
 from domain.goals import Goal
@@ -137,6 +139,9 @@ class SpendReader:
         adjustment = read_adjustment(said, subjects)
         if adjustment is not None:
             return adjustment
+        settlement = read_settlement(text, said, subjects, self.members)
+        if settlement is not None:
+            return settlement
         words = said.words
         if not words or words[0] in _QUESTION_OPENERS:
             return None

@@ -1225,6 +1225,19 @@ async def test_a_correction_in_free_text_replaces_the_posted_preview_and_only_th
     assert await actual(storage, "Mercado") == Decimal(25)
 
 
+async def test_without_a_model_an_acerto_asked_for_in_free_text_gets_the_same_preview_as_acerto(
+        service: HouseholdService) -> None:
+    await with_mercado(service)
+    [spend] = await service.talk(CHAT, ANA, "gastei 300 no mercado")
+    assert isinstance(spend, Preview)
+    await service.press(CHAT, ANA.user_id, *ok(spend))
+
+    read, command = await read_and_commanded(service, BRUNO, "te mandei 100 no pix, acerta aí", "acerto", "100")
+
+    assert read.text == command.text
+    assert "Bruno paga R$ 100,00 a Ana" in read.text
+
+
 async def test_without_a_model_what_the_reader_does_not_take_still_gets_the_hint(service: HouseholdService) -> None:
     await with_mercado(service)
 
