@@ -60,6 +60,7 @@ _JOINERS: Final = frozenset({"e", "mais", "tambem", "tb", "+"})
 _CHANGE_TO: Final = frozenset({"pra", "para"})
 _PER: Final = frozenset({"por", "ao"})  # "por mês", "ao mês"
 _COSTS: Final = frozenset({"custa", "custam"})
+_BY_PIX: Final = frozenset({"no", "pelo", "via", "por", "com"})  # "no pix": how it was paid
 _ON_CARD: Final = frozenset({"no", "na"})  # "no Nubank", "na Visa"
 _CARD_WORD: Final = ["cartao"]  # "no cartão Itaú"
 _PARCELAS: Final = re.compile(r"^([0-9]{1,2})x$")  # "10x"
@@ -175,6 +176,7 @@ class SpendReader:
             i for when in said.whens for i in range(when.first, when.last + 1)}
         if card is not None:
             covered |= set(card[1])
+        covered |= _paid_by_pix(words)
         payer = self._payer(words, covered)
         if payer is False or payer is True:
             return None
@@ -332,12 +334,15 @@ class SpendReader:
                     return False  # "o Pedro pagou": not a member the reader knows
                 continue
             after = words[index + 1] if index + 1 < len(words) else ""
+            if after == "que" and index + 2 < len(words):  # "foi a Ana que pagou"
+                after = words[index + 2] if words[index + 2] in _PAID else after
             before = " ".join(words[max(0, index - 2):index])
             if after in _PAID or _PAID_BY.match(before):
                 if named is not None and named != member:
                     return False
                 named = member
-                covered.update({index, index + 1} if after in _PAID else {index, index - 1, index - 2})
+                covered.update({index, index + 1, index + 2} if words[index + 1:index + 2] == ["que"]
+                               else {index, index + 1} if after in _PAID else {index, index - 1, index - 2})
             else:
                 return False
         return named
@@ -422,6 +427,13 @@ def _only_mine(words: Sequence[str], covered: set[int]) -> bool:
             covered.update({index, index + 1})
             return True
     return False
+
+
+def _paid_by_pix(words: Sequence[str]) -> set[int]:
+    """ "paguei 120 de luz no pix", "pelo pix", "via pix": how a spend was paid, not an acerto
+    (one, "te mandei 100 no pix", has other words the reader refuses: `mandei`, `acerta`)."""
+    return {i for index, word in enumerate(words) if word == "pix" and index > 0
+            and words[index - 1] in _BY_PIX for i in (index - 1, index)}
 
 
 def _paid_by_speaker(words: Sequence[str], index: int) -> bool:

@@ -77,6 +77,8 @@ def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> di
     ("gastei 50 no mecrado", [spend("Mercado", "50")]),                  # two letters swapped
     ("gastei 80 no supermecado", [spend("Mercado", "80")]),              # the alias, a letter short
     ("paguei 300 do aluguek", [spend("Aluguel", "300")]),
+    ("paguei 120 de luz no pix", [spend("Luz", "120")]),               # how it was paid
+    ("foi a Ana que pagou 50 no mercado", [spend("Mercado", "50", paidBy="Ana")]),
 ])
 def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict[str, Any]] | None) -> None:
     assert reader().read(text) == calls
@@ -95,6 +97,9 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "gastei 80 no salão",                    # no expense of that name
     "o Pedro pagou 200 do mercado",          # not a member
     "o Pedro gastou 200 no mercado",
+    "foi o Pedro que pagou 50 no mercado",
+    "mandei 100 no pix pro mercado",         # a transfer, not a spend paid by pix
+    "paguei 120 pro Bruno no pix",
     "mercdo 50",                             # a typo with no spend told: the model's
     "gastei 50 no mercadinho",               # more than one letter away
     "comprei 2 pizzas por 80 no ifood",      # two numbers for one expense
