@@ -284,7 +284,7 @@ class AgentChat:
         # The proposals and the turn that records them commit together: no preview the
         # conversation does not know of, and one transaction where there were two.
         async with self.together():
-            calls = [await self._run_tool(raw, proposed_now, sender, said=text, earlier=history)
+            calls = [await self._run_tool(raw, proposed_now, sender, said=text, earlier=history, named=True)
                      for raw in raw_calls]
             if not all(is_proposal(call) for call in calls):
                 return None
@@ -324,7 +324,10 @@ class AgentChat:
         return AgentReply(text=answered, tool_calls=calls)
 
     async def _run_tool(self, raw: dict[str, Any], proposed_now: set[str], sender: str | None, *,
-                        said: str | None = None, earlier: Sequence[Message] = ()) -> ToolCall:
+                        said: str | None = None, earlier: Sequence[Message] = (), named: bool = False) -> ToolCall:
+        """One call run as a tool call. `said` (the member's message) grounds a proposal's
+        arguments in their words; `named` says the caller found what the call is about in them
+        (the reader), so the tool need not check it again."""
         function = raw.get("function") or {}
         call = ToolCall(name=str(function.get("name", "")), args={}, call_id=str(raw.get("id", "")))
         try:
@@ -343,13 +346,13 @@ class AgentChat:
             return call
         parsed = with_speaker(tool, parsed, await self._speaker_of(tool, parsed, sender))
         refusal: DomainError | None = None
+        words: Said | None = None
         if said is not None and tool.grounded and not await self._confirms_earlier(tool, parsed):
             # A proposal's amounts, currencies, months and days come from the members' words
             # (domain.tools.grounding); a confirmation repeats its preview's arguments as they were.
             # A first call with confirm=true is a proposal all the same (rule 1): grounded.
-            grounded = ground(tool.grounded, tool.intent, parsed,
-                              Said.of(said, tool.reading.today(), tool.reading.currency, earlier),
-                              writes=isinstance(tool, WriteTool))
+            words = Said.of(said, tool.reading.today(), tool.reading.currency, earlier)
+            grounded = ground(tool.grounded, tool.intent, parsed, words, writes=isinstance(tool, WriteTool))
             parsed, refusal = grounded.arguments, grounded.refusal
         if isinstance(tool, WriteTool) and not (parsed.get("operationId") or parsed.get("operation_id")):
             parsed = {**parsed, "operationId": MINTED}  # _scoped derives the real one
@@ -358,6 +361,12 @@ class AgentChat:
             if isinstance(tool, WriteTool) and refusal is not None:
                 await tool.check(tool.parse(parsed))  # the tool's own refusal names more: it goes first
                 raise refusal
+            if isinstance(tool, WriteTool) and words is not None and not named \
+                    and not await self.operations.get(str(parsed.get("operationId") or parsed.get("operation_id"))):
+                # A new proposal, not a call repeated: about what the members named.
+                unnamed = await tool.unnamed(tool.parse(parsed), words)  # "gastei 80 no salão" on the rent
+                if unnamed is not None:
+                    raise unnamed
             if isinstance(tool, WriteTool):
                 args = await self._scoped(tool, tool.parse(parsed))
                 # A member must speak between a preview and its confirmation (contract rule 8).

@@ -18,7 +18,6 @@ pix, acerta aí") to `domain.agent.settlements`, which makes /acerto's, or none.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,8 +25,6 @@ from datetime import date
 from typing import Any, Final, Literal
 
 from pydantic.alias_generators import to_snake
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
 
 from domain.agent.adjustments import IS, read_adjustment
 from domain.agent.contributions import read_contribution
@@ -39,9 +36,12 @@ from domain.cards import MAX_INSTALLMENTS
 from domain.goals import Goal
 from domain.household import Household, Member, member_called
 from domain.money import Period
-from domain.reading.message import Found, Scan, scan, tokens_of
+from domain.reading.message import Found, Scan, scan
+from domain.reading.names import keys as _keys
+from domain.reading.names import respelled, singular, spellings
+from domain.reading.names import words as _words
 from domain.reading.replies import CORRECTION_OPENERS, RESTATING, opens_correction, restates
-from domain.text import fold, matches_any, phrase_spans
+from domain.text import matches_any, phrase_spans
 
 RECORD_SPEND: Final = "recordSpend"
 
@@ -67,8 +67,6 @@ _PARCELAS: Final = re.compile(r"^([0-9]{1,2})x$")  # "10x"
 _TIMES: Final = frozenset({"vezes", "parcelas"})  # "em 2 vezes", "3 parcelas" ("2 x 50" is a product)
 _PARCELADO: Final = frozenset({"em", "parcelado", "parcelada", "parcelei", "dividido", "dividi"})
 _MIN_GOAL_WORD: Final = 5
-_MIN_PLURAL: Final = 5  # letters of the shortest word whose final s is a plural's
-_MIN_TYPO: Final = 6  # letters of the shortest word of an expense's name the reader knows through a typo
 # A spend told in words: only beside one does the reader take a typo for an expense's name.
 _SPENT: Final = frozenset({"gastei", "gastamos", "gastou", "gastaram", "paguei", "pagamos", "pagou", "pagaram",
                            "comprei", "compramos", "comprou", "compraram", "lanca", "registra", "anota",
@@ -236,11 +234,11 @@ class SpendReader:
         message that tells a spend ("paguei 45 na acdemia"), a word one typo away from exactly one
         word of an expense's name taken for that word. A word of any of the household's names, or
         one the reader refuses, stays as written."""
-        keys = _singular(words)
+        keys = singular(words)
         if not _SPENT & set(words):
             return keys
-        spellings = _spellings(self.expenses)
-        return tuple(_respelled(key, spellings, self.known) for key in keys)
+        known = spellings(tuple(name for _, names in self.expenses for name in names))
+        return tuple(key if _refused(key) else respelled(key, known, self.known) for key in keys)
 
     def _corrected(self, said: Scan, last: Mapping[str, Any]) -> list[dict[str, Any]] | None:
         """`last` with the amount, or the month or day, the correction says: exactly one of them,
@@ -440,12 +438,6 @@ def _paid_by_speaker(words: Sequence[str], index: int) -> bool:
     return index > 0 and words[index - 1] in _SELF
 
 
-@functools.lru_cache(maxsize=1024)
-def _words(text: str) -> tuple[str, ...]:
-    # The household's names are read against every message: each is split and folded once.
-    return tuple(fold(token.text) for token in tokens_of(text))
-
-
 def _states_a_price(said: Scan, first: int) -> bool:
     """The amount at `first` follows "é" ("o aluguel é 3.200", "é de 3.200"): a standing price.
     Read in the raw tokens: folded, "é" is the "e" that joins two spends."""
@@ -460,39 +452,6 @@ def _per_month(said: Scan) -> bool:
     words = said.words
     return bool(set(words) & _COSTS) or any(
         word == "mes" and index > 0 and words[index - 1] in _PER for index, word in enumerate(words))
-
-
-def _singular(words: Sequence[str]) -> tuple[str, ...]:
-    """Folded words as an expense's name is compared with them: a plural in -s is its singular
-    ("remédio" for the alias "remédios", "restaurante" for "Restaurantes"). Short words keep their
-    s ("gás", "mais"); two expenses that differ only by it meet on the same words, and the reader
-    then takes neither."""
-    return tuple(word[:-1] if len(word) >= _MIN_PLURAL and word.endswith("s") else word for word in words)
-
-
-@functools.lru_cache(maxsize=1024)
-def _keys(text: str) -> tuple[str, ...]:
-    return _singular(_words(text))
-
-
-@functools.lru_cache(maxsize=64)
-def _spellings(expenses: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[frozenset[str], frozenset[str]]:
-    """The words of the expenses' names (as compared: folded, singular): those long enough to be
-    known through a typo, and all of them."""
-    every = frozenset(key for _, names in expenses for name in names for key in _keys(name))
-    return frozenset(key for key in every if len(key) >= _MIN_TYPO and key.isalpha()), every
-
-
-@functools.lru_cache(maxsize=4096)
-def _respelled(key: str, spellings: tuple[frozenset[str], frozenset[str]], known: frozenset[str]) -> str:
-    """The one word of an expense's name `key` is a typo of ("acdemia": academia; one letter
-    left out, added, changed or two swapped), or `key` itself when it is a name's word, too short,
-    refused, or near none or two."""
-    typo_prone, every = spellings
-    if len(key) < _MIN_TYPO - 1 or not key.isalpha() or key in every or key in known or _refused(key):
-        return key
-    near = process.extract(key, typo_prone, scorer=OSA.distance, score_cutoff=1, limit=2)
-    return str(near[0][0]) if len(near) == 1 else key
 
 
 def _refused(word: str) -> bool:

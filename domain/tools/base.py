@@ -31,7 +31,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from domain.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
-from domain.errors import ConcurrentModification, InvalidArgument, InvalidMoney
+from domain.errors import ConcurrentModification, DomainError, InvalidArgument, InvalidMoney
 from domain.household import Household
 from domain.ledger import Ledger, Stamp
 from domain.money import DEFAULT_RATES, ExchangeRates, Money, Period
@@ -48,7 +48,7 @@ from domain.operations.receipts import ToolReceipt
 from domain.ports import BudgetRepository, GoalRepository, HouseholdEraser, HouseholdRepository, MemberLinks
 from domain.reading import read_amount, read_currency, read_date
 from domain.statements import StatementImports
-from domain.tools.grounding import Ground, Intent
+from domain.tools.grounding import Ground, Intent, Said
 
 MAX_CONFLICT_RETRIES = 5
 
@@ -400,6 +400,11 @@ class WriteTool(Tool[W]):
     async def check(self, args: W) -> None:
         """Every check the write would run, on a loaded copy: nothing is proposed or written."""
         await self._stage(await self.resolve(args))
+
+    async def unnamed(self, args: W, said: Said) -> DomainError | None:
+        """Why the members' words do not name what this proposal is about (an expense, a goal),
+        so the model asks which instead; None when they do, or the tool names nothing."""
+        return None
 
     def arguments_for(self, operation: Operation) -> W:
         """The stored arguments of a pending operation, ready to run again."""

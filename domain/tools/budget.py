@@ -34,7 +34,7 @@ from domain.tools.base import (
     missing,
     parse_date,
 )
-from domain.tools.grounding import Ground, Intent, grounds
+from domain.tools.grounding import Ground, Intent, NotNamed, Said, grounds
 
 
 @dataclass(frozen=True)
@@ -183,6 +183,15 @@ class _BudgetWriteTool(WriteTool[Any]):
         return cls(binding.budgets, binding.budget_id, binding.operations, now=binding.clock,
                    timezone=binding.timezone, household=binding.household)
 
+    async def _unnamed(self, name: str, said: Said, ask: str) -> DomainError | None:
+        """NotNamed when nobody wrote the expense `name` finds, nor an alias of it ("gastei 80 no
+        salão" proposed on the rent); UnknownExpense when there is none such."""
+        found = find_expense(await self.budget_repo.load(self.budget_id, periods=()), name)
+        if said.names_any((found.name, *found.aliases)):
+            return None
+        return NotNamed(f"Ninguém citou a despesa {found.name} (nem um apelido dela): pergunte {ask} "
+                        "antes de propor, ou se é uma despesa nova.")
+
     def member(self, name: str | None) -> Member | None:
         """The member named `name` (UnknownMember naming them all); None when no name was given
         or the tool knows no household."""
@@ -240,6 +249,9 @@ class RecordSpendTool(_BudgetWriteTool):
         return arguments
 
     speaker_argument = "paidBy"
+
+    async def unnamed(self, args: RecordSpendArgs, said: Said) -> DomainError | None:
+        return await self._unnamed(args.expense, said, "em qual despesa lançar")
 
     async def record_spend(self, *, expense: str, period: str, amount: dict[str, Any],
                            operation_id: str, confirm: bool = False, paid_by: str | None = None,
@@ -365,6 +377,9 @@ class AdjustExpenseTool(_BudgetWriteTool):
     grounded = grounds(newExpected=Ground.COMPUTED)
     intent = Intent.CHANGE
 
+    async def unnamed(self, args: AdjustExpenseArgs, said: Said) -> DomainError | None:
+        return await self._unnamed(args.expense, said, "qual despesa mudar")
+
     async def adjust_expense(self, *, expense: str, new_expected: dict[str, Any], operation_id: str,
                              confirm: bool = False) -> ToolReceipt:
         return await self.run(self.parse({"expense": expense, "new_expected": new_expected,
@@ -399,6 +414,7 @@ class SetIncomeTool(_BudgetWriteTool):
     )
     args_model = SetIncomeArgs
     grounded = grounds(amount=Ground.MONEY)
+    intent = Intent.INCOME
 
     async def set_income(self, *, amount: dict[str, Any], operation_id: str, member: str | None = None,
                          confirm: bool = False) -> ToolReceipt:

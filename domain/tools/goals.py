@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import Field
 
 from domain.clock import DEFAULT_TIMEZONE, Clock, local_today, utc_now
-from domain.errors import AmbiguousName, DuplicateName, InvalidArgument, UnknownGoal
+from domain.errors import AmbiguousName, DomainError, DuplicateName, InvalidArgument, UnknownGoal
 from domain.goals import Goal
 from domain.household import Household, Member, member_named
 from domain.money import DEFAULT_RATES, ExchangeRates, Money
@@ -33,7 +33,7 @@ from domain.tools.base import (
     parse_date,
 )
 from domain.tools.budget import positive
-from domain.tools.grounding import Ground, grounds
+from domain.tools.grounding import Ground, NotNamed, Said, grounds
 
 
 @dataclass(frozen=True)
@@ -113,6 +113,17 @@ class _GoalLocator:
         return await self.goal_repo.load(found.id, history=False)
 
 
+_NOT_OWN: frozenset[str] = frozenset({"meta", "para", "pra", "pro", "pela", "pelo", "nossa", "nosso", "minha",
+                                       "meu", "casa", "das", "dos", "com", "uma", "que", "nas", "nos"})
+
+
+def _significant(name: str) -> set[str]:
+    """A goal's words that name it ("lua", "mel", "chile"): three letters or more, not a number,
+    not "meta" nor a word any sentence has."""
+    return {word for word in fold(name).replace("/", " ").split()
+            if len(word) >= 3 and not word.isdigit() and word not in _NOT_OWN}
+
+
 def with_date(arguments: dict[str, Any], key: str, what: str) -> dict[str, Any]:
     """An optional date read as ISO or dd/mm/aaaa, stored as ISO."""
     if missing(arguments, key):
@@ -157,6 +168,29 @@ class ContributeToGoalTool(WriteTool[ContributeArgs]):
     @classmethod
     def bound(cls, binding: HouseholdBinding) -> ContributeToGoalTool:
         return cls(binding.goals, household_id=binding.household.id, operations=binding.operations)
+
+    async def unnamed(self, args: ContributeArgs, said: Said) -> DomainError | None:
+        """NotNamed when nobody wrote the goal's name or a word of its own ("põe 200 lá"), or
+        wrote only a word it shares with another goal ("aporta 300 na viagem" with two trips)."""
+        if self._goals.goal_id is not None:
+            return None  # a tool bound to one goal: that goal
+        goals = [g for g in await self.goal_repo.list(self._goals.household_id, history=False) if not g.archived]
+        goal = goal_matching(goals, args.goal)
+        rest = [other for other in goals if other.id != goal.id]
+        others = {word for other in rest for word in _significant(other.name)}
+        own = _significant(goal.name)
+        mine = {word for word in own if said.names_any([word])}
+        if mine & (own - others):
+            return None  # a word only this goal has ("chile")
+        if mine and mine == own and not any(
+                _significant(other.name) and all(said.names_any([w]) for w in _significant(other.name))
+                for other in rest):
+            return None  # its whole name ("Viagem"), which no other goal's is
+        shared = sorted(mine)
+        if shared:
+            alike = [g.name for g in goals if set(shared) & _significant(g.name)]
+            return NotNamed(f"\"{shared[0]}\" pode ser a meta {' ou '.join(alike)}: pergunte qual antes de propor.")
+        return NotNamed(f"Ninguém citou a meta {goal.name}: pergunte em qual meta antes de propor.")
 
     async def contribute_to_goal(self, *, goal: str, paid_by: str, amount: dict[str, Any], date: str,
                                  operation_id: str, confirm: bool = False) -> ToolReceipt:

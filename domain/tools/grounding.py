@@ -9,7 +9,8 @@ the tool can tell from the words, it decides, not the model:
   ("ontem", "mês passado", "em outubro", "dia 5"), and is this month or today when they say none;
 - an amount nobody wrote is a question for the member, not a preview;
 - an expected amount changes only on words that change it ("subiu", "passa a ser", "vai pra");
-- a question is answered, never turned into a write;
+- a question is answered, never turned into a write, and an income is set only when someone
+  speaks of one;
 - a card nobody named is no card, and parcelas nobody wrote are none (a 1.5B model copies the
   prompt's "geladeira em 10x no Nubank" onto "250 no posto").
 
@@ -35,6 +36,7 @@ from domain.errors import DomainError
 from domain.money import Period
 from domain.reading.amounts import read_amount
 from domain.reading.message import Scan, When, scan
+from domain.reading.names import loosely_written_in
 from domain.text import fold, words_of
 
 
@@ -52,6 +54,7 @@ class Intent(StrEnum):
     CHANGE = "change"  # an expected amount changes: the words must say so
     SPEND = "spend"    # money was spent: not a message that only changes an expected amount
     CREATE = "create"  # a new expense: not a spend told on a name the household does not have
+    INCOME = "income"  # an income: the words must speak of one (renda, salário, ganho, recebo)
 
 
 def grounds(**kinds: Ground) -> Mapping[str, Ground]:
@@ -65,6 +68,10 @@ class NotWritten(DomainError):
 
 class NotAsked(DomainError):
     """A write the message does not ask for (a question, a spend read as a change)."""
+
+
+class NotNamed(DomainError):
+    """A write about an expense or a goal nobody named (the model should ask which)."""
 
 
 QUESTION_OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "qual", "quais", "como",
@@ -84,6 +91,7 @@ _CREATE: Final = re.compile(
 _SPENT: Final = re.compile(
     r"\b(?:gast\w*|pagu?\w*|compr\w*|lanc\w*|lanç\w*|anot\w*|registr\w*|veio|vieram|deu|custou|saiu|"
     r"foi\s+de|foram)\b", re.IGNORECASE)
+_INCOME: Final = re.compile(r"\b(?:renda|rendimento\w*|sal[aá]rio\w*|ganh\w*|receb\w*|entra\w*)\b", re.IGNORECASE)
 _SPEAKER: Final = re.compile(r"^\[[^\]]{1,80}\]\s*")
 _ON_CARD: Final = frozenset({"cartao", "credito", "fatura", "parcelei", "parcelado", "parcelada", "parcelas"})
 _INSTALLMENTS: Final = re.compile(r"\b(\d{1,2})\s*(?:x|vezes|parcelas)\b", re.IGNORECASE)
@@ -119,6 +127,12 @@ class Said:
     @cached_property
     def messages(self) -> tuple[str, ...]:
         return (self.text, *self.earlier)
+
+    def names_any(self, names: Sequence[str]) -> bool:
+        """Whether the members wrote a word of any of `names` (an expense's name or an alias; a
+        word of a goal's), in this message or the earlier ones, loosely: a typo, a plural, a
+        diminutive. A refusal needs nobody to have written it any way at all."""
+        return any(loosely_written_in(text, names) for text in self.messages)
 
     def where(self, value: Decimal) -> int | None:
         """The newest message that writes `value`, or several amounts that add up to it ("eu ganho
@@ -209,6 +223,8 @@ def _check_intent(intent: Intent | None, said: Said) -> None:
     if intent is Intent.SPEND and _CHANGE.search(said.text) and not _SPENT.search(said.text) \
             and len(said.scanned(0).amounts) <= 1:
         raise NotAsked("A mensagem muda um valor previsto (adjustExpense), não registra um gasto.")
+    if intent is Intent.INCOME and not any(_INCOME.search(text) for text in said.messages[:2]):
+        raise NotAsked("Ninguém falou de renda (renda, salário, ganho, recebo): nada foi proposto.")
     if intent is Intent.CREATE and _SPENT.search(said.text) \
             and not any(_CREATE.search(text) for text in said.messages[:2]):
         raise NotAsked("A mensagem conta um gasto, não pede uma despesa nova: pergunte se é para criar "

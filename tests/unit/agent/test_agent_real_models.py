@@ -162,7 +162,7 @@ async def test_the_same_call_repeated_after_confirmation_is_still_a_no_op() -> N
                           call("recordSpend", spend("10", confirm=True)), say("Feito."),
                           call("recordSpend", spend("10", confirm=True)), say("Já estava."))
     chat = AgentChat.create(model, tools)
-    await chat.send("gastei 10", sender="Ana")
+    await chat.send("gastei 10 no mercado", sender="Ana")
     await chat.send("confirma", sender="Ana")
 
     again = await chat.send("confirma de novo", sender="Ana")
