@@ -181,7 +181,7 @@ def test_fifty_tool_calls_in_one_answer_are_capped_and_the_chat_answers_its_next
     # Nothing scripted after the 50 calls: a second request for this message would fail the turn.
     llm.script([tool_calls(*[("recordSpend", spend(f"op-{n}", "1"), f"call_{n}") for n in range(50)])])
     since = casa.mark()
-    casa.say(ANA, "registra 50 gastos de 1 real", replies=1 + MAX_TOOL_CALLS_PER_ANSWER)
+    casa.say(ANA, "registra 50 gastos de 1 real no mercado", replies=1 + MAX_TOOL_CALLS_PER_ANSWER)
     previews = len(previews_in(tg.calls[since:], CALLS_CHAT))
     capped = TOO_MANY_CALLS_REPLY in texts(casa, since)
     asked = len(llm.requests) - requests
