@@ -55,6 +55,9 @@ _PAID_BY: Final = re.compile(r"^pag[oa]\s+(?:pel[oa]|por)$")
 _PERSONAL: Final = frozenset({"pessoal", "particular"})
 _SELF: Final = frozenset({"eu", "mim", "me", "meu", "minha"})
 _WE: Final = frozenset({"gente", "nos"})  # "a gente pagou": the speaker, as when no one is named
+# The speaker in the first person: beside a member who paid, the message tells two payers.
+_SPEAKER: Final = _SELF | frozenset({"comigo", "fui", "gastei", "gastamos", "paguei", "pagamos", "comprei",
+                                     "compramos"})
 _MINE: Final = frozenset({"meu", "minha", "meus", "minhas"})
 _JOINERS: Final = frozenset({"e", "mais", "tambem", "tb", "+"})
 _CHANGE_TO: Final = frozenset({"pra", "para"})
@@ -320,7 +323,9 @@ class SpendReader:
     def _payer(self, words: Sequence[str], covered: set[int]) -> Member | bool | None:
         """Who paid when the message names a member ("o Bruno pagou", "pago pela Ana"): that
         member; None when it names nobody (the speaker paid); False when it names a member in any
-        other way, or someone who is not one ("o Pedro pagou")."""
+        other way, or someone who is not one ("o Pedro pagou"), or a member beside the speaker's own
+        spend ("paguei 230 de luz e o Diego pagou 98 de água", "o Diego pagou a água e eu a luz":
+        whose is which is the model's)."""
         named: Member | None = None
         for index, word in enumerate(words):
             if index in covered:
@@ -343,6 +348,8 @@ class SpendReader:
                                else {index, index + 1} if after in _PAID else {index, index - 1, index - 2})
             else:
                 return False
+        if named is not None and _SPEAKER & set(words):
+            return False
         return named
 
     def _names_a_goal(self, rest: Sequence[str]) -> bool:

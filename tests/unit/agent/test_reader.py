@@ -98,6 +98,9 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "o Pedro pagou 200 do mercado",          # not a member
     "o Pedro gastou 200 no mercado",
     "foi o Pedro que pagou 50 no mercado",
+    "paguei 120 de luz e o Bruno pagou 50 de mercado",  # two payers: whose is which is the model's
+    "o Bruno pagou 50 de mercado e eu 120 de luz",
+    "o Bruno pagou a luz 120, o mercado 50 foi comigo",
     "mandei 100 no pix pro mercado",         # a transfer, not a spend paid by pix
     "paguei 120 pro Bruno no pix",
     "mercdo 50",                             # a typo with no spend told: the model's
