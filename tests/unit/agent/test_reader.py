@@ -112,6 +112,17 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "gastei uns 50 no mercado",              # not an exact amount
     "mercado",                               # no amount
     "gastei 50 no mercado ontem e na sexta", # two days
+    "já gastamos 1500 no mercado esse mês",  # a running total, not a spend
+    "o mercado tá em 1500",
+    "mercado acumulado 1500",
+    "economizei 50 no mercado",              # a saving
+    "gastei 50 a menos no mercado",
+    "tive 50 de desconto no mercado",
+    "separa 50 pro mercado",                 # money set aside
+    "deixa 50 pro mercado",
+    "a luz vence dia 10, 189,90",            # a due date
+    "amanhã gasto 200 no mercado",           # a plan
+    "gasolina tá 6,20 o litro",              # a unit price
 ])
 def test_anything_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> None:
     assert reader().read(text) is None
