@@ -1,28 +1,25 @@
 """A compact picture of the household for the model: who, which expenses and goals, when.
 
 It rides along on every model call, so it holds what the message is about: the expenses and goals
-it names (by name or alias, or a near spelling: "acdemia"), in full, and only the names of the
-rest, which the model can ask about with `budgetStatus` and `goalStatus`. What was spent is left to
-`budgetStatus`. Amounts in the household's currency are written bare.
+it names (by name or alias, or a near spelling: "acdemia"; domain/reading/names.py), in full, and
+only the names of the rest, which the model can ask about with `budgetStatus` and `goalStatus`.
+What was spent is left to `budgetStatus`. Amounts in the household's currency are written bare.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import date
-from difflib import SequenceMatcher
 from typing import Final
 
 from domain.budget import Budget, RecurringExpense
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
-from domain.reading.message import tokens_of
-from domain.text import fold
+from domain.reading.names import mentioned_in, words
 
 WEEKDAYS: Final = ("segunda", "terça", "quarta", "quinta", "sexta", "sábado", "domingo")
-NEAR: Final = 0.8  # difflib's ratio from which a word is taken as a misspelt name ("acdemia")
-_SHORTEST_NEAR: Final = 4  # shorter words are only taken as written
+_SHORTEST_DISTINCTIVE: Final = 4  # letters of a goal's shortest word that names it on its own
 
 
 def _amount(money: Money, home: str) -> str:
@@ -30,34 +27,11 @@ def _amount(money: Money, home: str) -> str:
     return plain.split(" ", 1)[1] if money.currency == home else plain
 
 
-def _words(text: str) -> tuple[str, ...]:
-    return tuple(fold(token.text) for token in tokens_of(text))
-
-
-def mentions(message: Sequence[str], names: Iterable[str]) -> bool:
-    """Whether the message's words hold one of `names` (folded, as whole words), or a word spelt
-    nearly as a one-word name, or a goal's distinctive word ("Amsterdam" of "Amsterdam Setembro")."""
-    for name in names:
-        phrase = _words(name)
-        if not phrase:
-            continue
-        for start in range(len(message) - len(phrase) + 1):
-            if tuple(message[start:start + len(phrase)]) == phrase:
-                return True
-        for word in phrase:
-            if len(word) < _SHORTEST_NEAR or word.isdigit():
-                continue
-            if any(len(w) >= _SHORTEST_NEAR and (w == word or SequenceMatcher(None, w, word).ratio() >= NEAR)
-                   for w in message):
-                return True
-    return False
-
-
 def working_memory(household: Household, budget: Budget | None, goals: Iterable[Goal],
                    today: date, message: str | None = None) -> str:
     """The household for the model; with `message`, in full only what that message names."""
     home = household.currency
-    said = _words(message) if message is not None else None
+    said = words(message) if message is not None else None
     lines = [
         f"Today {today.isoformat()} ({WEEKDAYS[today.weekday()]}), month {Period.of(today)}. "
         f"Household {household.name}; amounts without currency are {home}.",
@@ -84,7 +58,7 @@ def _expenses(expenses: list[RecurringExpense], said: Sequence[str] | None, home
     if said is None:
         described = [_expense(e, home) for e in expenses]
         return ["Expenses (name (aliases) expected): " + ("; ".join(described) or "none")]
-    named = [e for e in expenses if mentions(said, (e.name, *e.aliases))]
+    named = [e for e in expenses if mentioned_in(said, (e.name, *e.aliases))]
     others = [e.name for e in expenses if e not in named]
     lines = []
     if named:
@@ -101,13 +75,13 @@ def _goal(goal: Goal) -> str:
 
 def _distinctive(name: str) -> list[str]:
     """A goal's words that name it on their own ("Amsterdam" of "Amsterdam Setembro/2026")."""
-    return [word for word in name.replace("/", " ").split() if len(word) >= _SHORTEST_NEAR and not word.isdigit()]
+    return [word for word in name.replace("/", " ").split() if len(word) >= _SHORTEST_DISTINCTIVE and not word.isdigit()]
 
 
 def _goals(goals: list[Goal], said: Sequence[str] | None) -> list[str]:
     if said is None:
         return ["Goals: " + ("; ".join(_goal(g) for g in goals) or "none")]
-    named = [g for g in goals if mentions(said, [g.name, *_distinctive(g.name)])]
+    named = [g for g in goals if mentioned_in(said, [g.name, *_distinctive(g.name)])]
     others = [g.name for g in goals if g not in named]
     lines = []
     if named:

@@ -10,7 +10,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from rapidfuzz import process
+from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from domain.reading.message import tokens_of
@@ -18,6 +18,8 @@ from domain.text import fold
 
 MIN_PLURAL: Final = 5  # letters of the shortest word whose final s is a plural's
 MIN_TYPO: Final = 6  # letters of the shortest word of a name known through a typo
+MIN_NEAR: Final = 4  # letters of the shortest word a mention may misspell ("acdemia")
+NEAR: Final = 80  # rapidfuzz's ratio (0-100) from which a word is a name's misspelt word
 
 
 @functools.lru_cache(maxsize=1024)
@@ -59,11 +61,30 @@ def respelled(key: str, known: tuple[frozenset[str], frozenset[str]], others: fr
     return str(near[0][0]) if len(near) == 1 else key
 
 
+def mentioned_in(message: Sequence[str], names: Iterable[str]) -> bool:
+    """Whether a message's folded words hold one of `names` as whole words, or a word spelt nearly
+    as one of a name's ("acdemia"): what the model is told about in full (the working memory).
+    Closer than `loosely_written_in`, which only says nobody named a thing."""
+    for name in names:
+        phrase = words(name)
+        if not phrase:
+            continue
+        for start in range(len(message) - len(phrase) + 1):
+            if tuple(message[start:start + len(phrase)]) == phrase:
+                return True
+        for word in phrase:
+            if len(word) < MIN_NEAR or word.isdigit():
+                continue
+            if any(len(said) >= MIN_NEAR and fuzz.ratio(said, word, score_cutoff=NEAR) for said in message):
+                return True
+    return False
+
+
 def loosely_written_in(text: str, names: Iterable[str]) -> bool:
     """Whether `text` writes a word of `names` at all, loosely: in the singular or the plural, a
     few letters off (one in a short word, one in four in a long one), by its first five letters
-    ("mercadinho" for "Mercado") or inside a longer word ("supermercado"). What a check that nobody named the thing needs: a name written
-    any way at all is named."""
+    ("mercadinho" for "Mercado") or inside a longer word ("supermercado"). What a check that
+    nobody named the thing needs: a name written any way at all is named."""
     wanted = {key for name in names for key in keys(name) if len(key) >= 3 and not key.isdigit()}
     for said in set(singular(words(text))):
         if said in wanted:
