@@ -37,26 +37,34 @@ def decision_of(text: str | None) -> Decision | None:
     return None
 
 
+# Words that say yes to the one preview waiting on their own, in a message of nothing else: "isso",
+# "fechado", "beleza", "manda", "lança aí", ✅ (folded). The bot's reply confirmation keeps to
+# CONFIRM_WORDS (§8); the agent reads these only with one preview waiting and nothing said since.
+_AGREES: Final = CONFIRM_WORDS | frozenset({
+    "confirmo", "isso", "fechado", "fechou", "beleza", "blz", "manda", "bora", "perfeito", "certo", "certinho",
+    "exato", "exatamente", "correto", "show", "joia", "positivo", "claro", "s", "yes", "uhum", "aham", "lanca",
+    "registra", "anota", "grava", "salva", "✅", "👌"})
 # Words that may stand beside a "sim" or a "confirma" in a message that only agrees ("pode
 # confirmar", "sim, pode lançar", "confirma aí por favor"): nothing in them changes what is confirmed.
-_AGREEING: Final = frozenset({"pode", "sim", "confirma", "confirmar", "confirmo", "confirmado", "ok", "okay",
-                              "ai", "isso", "mesmo", "por", "favor", "pfv", "pf", "entao", "lancar", "lanca",
-                              "registrar", "registra", "gravar", "grava", "salvar", "salva", "certo", "beleza",
-                              "blz", "perfeito", "exato", "correto", "verdade", "ta", "esta", "tudo", "👍"})
+_AGREEING: Final = _AGREES | frozenset({
+    "okay", "ai", "mesmo", "por", "favor", "pfv", "pf", "entao", "lancar", "registrar", "gravar", "salvar",
+    "verdade", "ta", "esta", "tudo", "bom", "ser", "la", "ver", "bala", "mandar", "anotar", "confirmar",
+    "confirmado"})
 _AGREEMENT_LIMIT: Final = 60
 
 
 def only_agrees(text: str | None) -> bool:
     """Whether `text` says only yes to a preview: a confirmation word ("confirma", "sim", "pode",
-    "ok", 👍), with nothing beside it but words that change nothing ("pode confirmar", "sim, pode
-    lançar"). A number, a name or any other word means more than yes: not this."""
+    "ok", 👍, "isso", "fechado", "beleza"), with nothing beside it but words that change nothing
+    ("pode confirmar", "sim, pode lançar", "tá certo"). A number, a name or any other word means
+    more than yes: not this."""
     if decision_of(text) == "confirm":
         return True
-    if not text or len(text) > _AGREEMENT_LIMIT:
+    if not text or len(text) > _AGREEMENT_LIMIT or "?" in text:  # "isso?": a question, not a yes
         return False
     words = "".join(c if not unicodedata.category(c).startswith(("P", "Z")) else " "
                     for c in fold(text) if c not in _EMOJI_MODIFIERS).split()
-    return bool(words) and set(words) <= _AGREEING and bool(set(words) & (CONFIRM_WORDS | {"confirmo"}))
+    return bool(words) and set(words) <= _AGREEING and bool(set(words) & _AGREES)
 
 
 # What a correction opens with (folded): "não, …", "ops …", "foi mal, …", "na verdade …".

@@ -289,7 +289,8 @@ async def test_a_correction_that_says_more_than_one_new_value_goes_to_the_model(
     assert len(model.requests) == 1
 
 
-@pytest.mark.parametrize("text", ["pode confirmar", "sim", "sim, pode lançar", "confirma aí por favor", "👍"])
+@pytest.mark.parametrize("text", ["pode confirmar", "sim", "sim, pode lançar", "confirma aí por favor", "👍",
+                                  "isso", "fechado", "beleza", "tá certo", "manda ver", "lança aí", "✅"])
 async def test_a_yes_to_the_one_preview_waiting_confirms_it_with_no_model(text: str) -> None:
     model = ScriptedModel(say("?"))
     chat, _ = await chat_with(model)
@@ -300,6 +301,17 @@ async def test_a_yes_to_the_one_preview_waiting_confirms_it_with_no_model(text: 
     assert model.requests == []
     [receipt] = reply.receipts
     assert receipt.confirmed and receipt.persisted
+
+
+@pytest.mark.parametrize("text", ["isso?", "certo, e o mercado?", "não tá certo", "isso, mas foi 40", "bom dia"])
+async def test_words_that_ask_or_say_more_than_yes_are_the_models_even_with_one_preview_waiting(text: str) -> None:
+    model = ScriptedModel(say("Pode me dizer mais?"))
+    chat, _ = await chat_with(model)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    reply = await chat.send(text, sender="Bruno")
+
+    assert len(model.requests) == 1 and not reply.receipts
 
 
 async def test_a_yes_after_a_correction_that_proposed_nothing_is_the_models_not_the_old_preview() -> None:
