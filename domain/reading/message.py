@@ -103,6 +103,37 @@ class Scan:
         return {when.day for when in self.whens if when.day is not None}
 
 
+_YEAR_WRITTEN: Final = re.compile(r"[0-9]{4}")
+
+
+def deadline(said: Scan, today: date) -> date | None:
+    """The day ahead a message's one day or month sets ("até 31/12/2027", "até 31/12": the next
+    31/12, "pra junho de 2028" and "até março": the first of that month, as the seed's goal does);
+    None when it names no such time, or several, or one that is past (a year written behind
+    today), or the month it is ("até junho" in June: this one or the next?)."""
+    if len(said.whens) != 1:
+        return None
+    when = said.whens[0]
+    year_written = any(_YEAR_WRITTEN.search(token.text) for token in said.tokens[when.first:when.last + 1])
+    this_month = Period.of(today)
+    if when.day is not None:
+        if when.day > today:
+            return when.day
+        if year_written:
+            return None
+        try:
+            day = when.day.replace(year=today.year)
+            return day if day > today else when.day.replace(year=today.year + 1)
+        except ValueError:  # 29/02 in a year without it
+            return None
+    month = when.month
+    if month <= this_month:
+        if year_written or month == this_month:
+            return None
+        month = month.plus(12)  # "até março" in June: next March
+    return date(month.year, month.month, 1)
+
+
 def tokens_of(text: str) -> tuple[Token, ...]:
     """The message's words, each without the punctuation around it ("hj," -> "hj"; "1.234,56" and
     "R$1k" stay whole)."""

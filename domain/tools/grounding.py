@@ -35,7 +35,7 @@ from pydantic.alias_generators import to_snake
 from domain.errors import DomainError
 from domain.money import Period
 from domain.reading.amounts import read_amount
-from domain.reading.message import Scan, When, scan
+from domain.reading.message import Scan, When, deadline, scan
 from domain.reading.names import loosely_written_in
 from domain.text import fold, words_of
 
@@ -302,19 +302,11 @@ def _day(value: Any, said: Said, money_at: int | None) -> Any:
 
 
 def _deadline(value: Any, said: Said) -> Any:
-    """The one day this message writes ("até 31/12", "até 01/07/2027"), the next such day when
-    written without a year (a deadline lies ahead); the model's when the words name none, or more
-    than one, or only a month ("até junho de 2028": the model picks its day)."""
-    days = {when.day for when in said.scanned(0).whens if when.day is not None}
-    if len(days) != 1:
-        return value
-    day = next(iter(days))
-    if day <= said.today:
-        try:
-            day = day.replace(year=said.today.year + (1 if day.replace(year=said.today.year) <= said.today else 0))
-        except ValueError:  # 29/02 without a year
-            return value
-    return day.isoformat()
+    """The day ahead this message's one day or month sets ("até 31/12", "até 01/07/2027", "pra
+    junho de 2028": its first day; domain.reading.message.deadline); the model's when the words
+    name none, or more than one, or a time past."""
+    day = deadline(said.scanned(0), said.today)
+    return day.isoformat() if day is not None else value
 
 
 def _card(value: Any, said: Said, money_at: int | None) -> Any:

@@ -190,7 +190,10 @@ async def test_an_unknown_name_is_named_before_an_amount_nobody_wrote_is_asked_a
     ("cria a meta Carta de condução: 1.200 euros até 31/12, só eu", "31/12", "2026-12-31"),
     ("€6000 pra Europa até 01/07/2027, meta dos dois", "2027-01-07", "2027-07-01"),
     ("meta de 3 mil até 10/03", "2026-03-10", "2027-03-10"),  # a deadline lies ahead
-    ("meta de 5 mil até junho de 2028", "2028-06-30", "2028-06-30"),  # only a month: the model's day
+    ("meta de 5 mil até junho de 2028", "2028-06-30", "2028-06-01"),  # a month: its first day (seed 017)
+    ("meta de 5 mil até março", "2026-03-31", "2027-03-01"),  # the next March
+    ("meta de 5 mil até outubro", "2026-10-31", "2026-10-31"),  # the month it is: the model's
+    ("meta de 5 mil até 01/03/2020", "2020-03-01", "2020-03-01"),  # a year past: the model's (the tool's)
 ])
 def test_a_deadline_comes_from_the_day_the_member_wrote(text: str, model_said: str, grounded_to: str) -> None:
     said = Said.of(text, date(2026, 10, 5), "BRL")
