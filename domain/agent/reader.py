@@ -9,7 +9,9 @@ correction, a second number, an unknown name, another currency — it leaves to 
 usual hint when there is none. It never guesses: a wrong preview is worse than a model request.
 A plain question ("quanto falta pra Amsterdam?") it hands to `domain.agent.questions`, which names
 the one read it means, or none; a plain contribution to a goal ("coloquei 2k no carro novo") to
-`domain.agent.contributions`, which makes /aporte's call, or none; the household's income told
+`domain.agent.contributions`, which makes /aporte's call, or none; a goal asked for by name ("cria
+uma meta Reforma de 12 mil, eu e o Diego") to `domain.agent.new_goals`, which makes /meta's, or
+none; the household's income told
 plainly ("nossa renda é 12 mil") to `domain.agent.income`, which makes setIncome's, or none; an
 expense's new expected amount on change words ("o aluguel vai pra 2.700") to
 `domain.agent.adjustments`, which makes /ajuste's, or none; an acerto asked for ("te mandei 100 no
@@ -29,6 +31,7 @@ from pydantic.alias_generators import to_snake
 from domain.agent.adjustments import IS, read_adjustment
 from domain.agent.contributions import read_contribution
 from domain.agent.income import read_income
+from domain.agent.new_goals import read_new_goal
 from domain.agent.questions import Subjects, is_question, read_question
 from domain.agent.settlements import read_settlement
 from domain.budget import Budget
@@ -139,6 +142,9 @@ class SpendReader:
         contribution = read_contribution(text, said, subjects, self.members)
         if contribution is not None:
             return contribution
+        goal = read_new_goal(text, said, subjects, self.members)
+        if goal is not None:
+            return goal
         income = read_income(said, subjects)
         if income is not None:
             return income

@@ -1238,6 +1238,17 @@ async def test_without_a_model_an_acerto_asked_for_in_free_text_gets_the_same_pr
     assert "Bruno paga R$ 100,00 a Ana" in read.text
 
 
+async def test_without_a_model_a_goal_asked_for_by_name_gets_the_same_preview_as_meta(
+        service: HouseholdService) -> None:
+    await with_mercado(service)
+
+    read, command = await read_and_commanded(service, ANA, "cria a meta Lua de mel de 6 mil euros até junho de 2028",
+                                             "meta", "Lua de mel 6000 EUR até 2028-06-01")
+
+    assert read.text == command.text
+    assert "Lua de mel" in read.text
+
+
 async def test_without_a_model_what_the_reader_does_not_take_still_gets_the_hint(service: HouseholdService) -> None:
     await with_mercado(service)
 
