@@ -239,29 +239,39 @@ class AgentChat:
 
     async def _agreed(self, user: Message, text: str, sender: str | None,
                       proposed_now: set[str]) -> AgentReply | None:
-        """"pode confirmar", "sim", 👍 with exactly one preview waiting: that preview's call again
-        with confirm=true, as the prompt's rule 2 asks of the model, made with no model request (the
-        bot decides a bare "confirma" the same way before it gets here). None otherwise."""
+        """"pode confirmar", "sim", 👍 with one preview waiting, or the previews one message proposed
+        ("gastei 50 no mercado e 30 na farmácia"): each preview's call again with confirm=true, as
+        the prompt's rule 2 asks of the model, made with no model request (the bot decides a bare
+        "confirma" to one preview the same way before it gets here). None otherwise: previews of
+        several messages, or a member spoke since (which one, or what they said, is the model's)."""
         if not only_agrees(text):
             return None
         waiting = await self.operations.pending()
-        if len(waiting) != 1 or waiting[0].tool not in self.tools:
+        if not waiting or any(operation.tool not in self.tools for operation in waiting):
             return None
-        [operation] = waiting
         history = await self.conversations.recent(self.conversation_id, self.history_turns)
-        if spoken_since(history, operation.operation_id):
-            return None  # "não, 2.750" came after that preview and proposed nothing: a yes is the model's
-        arguments = {to_camel(key): value for key, value in operation.arguments.items()}
-        raw = reader_call(0, operation.tool, {**arguments, "confirm": True})
-        call = await self._run_tool(raw, proposed_now, sender)
-        receipt = call.result
-        if call.error is not None or not isinstance(receipt, ToolReceipt) or not receipt.confirmed:
+        if len(waiting) > 1 and not proposed_together(history, [op.operation_id for op in waiting]):
             return None
-        call.source = READER
+        if any(spoken_since(history, operation.operation_id) for operation in waiting):
+            return None  # "não, 2.750" came after that preview and proposed nothing: a yes is the model's
+        raws, calls = [], []
+        for index, operation in enumerate(waiting):
+            arguments = {to_camel(key): value for key, value in operation.arguments.items()}
+            raw = reader_call(index, operation.tool, {**arguments, "confirm": True})
+            call = await self._run_tool(raw, proposed_now, sender)
+            receipt = call.result
+            if call.error is not None or not isinstance(receipt, ToolReceipt) or not receipt.confirmed:
+                continue  # closed meanwhile (cancelled, expired): the others still stand
+            call.source = READER
+            raws.append(raw)
+            calls.append(call)
+        if not calls:
+            return None
         await self.conversations.append(self.conversation_id, [
-            user, {"role": "assistant", "content": None, "tool_calls": [raw]},
-            {"role": "tool", "tool_call_id": call.call_id, "content": compact_json(receipt)}])
-        return AgentReply(text="", tool_calls=[call])
+            user, {"role": "assistant", "content": None, "tool_calls": raws},
+            *({"role": "tool", "tool_call_id": call.call_id, "content": compact_json(call.result)}
+              for call in calls)])
+        return AgentReply(text="", tool_calls=calls)
 
     async def _read(self, user: Message, text: str, sender: str | None,
                     proposed_now: set[str]) -> AgentReply | None:
@@ -491,6 +501,19 @@ def spoken_since(history: Sequence[Message], operation_id: str) -> bool:
                         if history[index].get("role") == "tool"
                         and _operation_of(history[index].get("content")) == operation_id), None)
     return proposed_at is not None and any(m.get("role") == "user" for m in history[proposed_at:])
+
+
+def proposed_together(history: Sequence[Message], operation_ids: Sequence[str]) -> bool:
+    """Whether one member's message proposed every one of `operation_ids`: each in the
+    conversation, with no member's message between them."""
+    at = [next((index for index in range(len(history) - 1, -1, -1)
+                if history[index].get("role") == "tool"
+                and _operation_of(history[index].get("content")) == operation_id), None)
+          for operation_id in operation_ids]
+    if any(index is None for index in at):
+        return False
+    first, last = min(i for i in at if i is not None), max(i for i in at if i is not None)
+    return not any(message.get("role") == "user" for message in history[first:last + 1])
 
 
 def _operation_of(result: Any) -> str | None:

@@ -325,10 +325,26 @@ async def test_a_yes_after_a_correction_that_proposed_nothing_is_the_models_not_
     assert len(model.requests) == 2 and not reply.receipts  # the R$ 50,00 preview is still waiting
 
 
-async def test_a_yes_with_two_previews_waiting_is_the_models_to_sort_out() -> None:
+async def test_a_yes_to_the_previews_one_message_proposed_confirms_them_all_with_no_model() -> None:
+    model = ScriptedModel(say("?"))
+    chat, repo = await chat_with(model)
+    await chat.send("gastei 50 no mercado e 30 na farmácia", sender="Ana")
+
+    reply = await chat.send("pode confirmar", sender="Bruno")
+
+    assert model.requests == []
+    assert len(reply.receipts) == 2 and all(r.confirmed and r.persisted for r in reply.receipts)
+    july = Period(2026, 7)
+    budget = await repo.load("b1", periods=(july,))
+    assert budget.find_by_name("Mercado").actual_for(july) == Money.of(50, "BRL")
+    assert budget.find_by_name("Farmácia").actual_for(july) == Money.of(30, "BRL")
+
+
+async def test_a_yes_with_previews_of_two_messages_waiting_is_the_models_to_sort_out() -> None:
     model = ScriptedModel(say("Qual dos dois?"))
     chat, _ = await chat_with(model)
-    await chat.send("gastei 50 no mercado e 30 na farmácia", sender="Ana")
+    await chat.send("gastei 50 no mercado", sender="Ana")
+    await chat.send("gastei 30 na farmácia", sender="Bruno")
 
     reply = await chat.send("pode confirmar", sender="Bruno")
 
