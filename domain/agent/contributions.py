@@ -3,9 +3,9 @@ Amsterdam", "guardei 700 pro casamento ontem".
 
 It is the very `contributeToGoal` call the model would make (the speaker pays, on the day the
 message names or today), and only when the verb, the one amount and the one goal are certain: a
-second amount, two goals, an expense or a card named too, another member ("eu e o Bruno colocamos
-500 cada"), a plan ("vou guardar"), a withdrawal ("tirei"), a month without a day, or any word in
-`_NOT_CERTAIN` leaves it to the model. "comprei 300 euros pra viagem" is a contribution only a
+second amount, two goals, an expense or a card named too, another member, a plan ("vou guardar"),
+a withdrawal ("tirei"), a month without a day, or any word in `_NOT_CERTAIN` leaves it to the
+model. "eu e o Bruno colocamos 500 cada" is one call for each of a couple (`_each_of_two`). "comprei 300 euros pra viagem" is a contribution only a
 reader of intentions can tell: the model's.
 """
 
@@ -18,7 +18,7 @@ from domain.agent.questions import Subjects, goal_named, money_said, named_in
 from domain.household import Member, member_called
 from domain.reading.message import Scan
 from domain.reading.replies import opens_correction
-from domain.text import matches_any, words_of
+from domain.text import fold, matches_any, words_of
 
 CONTRIBUTE: Final = "contributeToGoal"
 
@@ -32,6 +32,11 @@ _NOT_CERTAIN: Final = ("cada", "metade", "divid*", "nao", "nem", "cancel*", "des
                        "mensal", "mes", "meses", "cria", "criar", "nova", "novo", "gastei", "comprei", "despesa",
                        "era", "foi", "foram", "ops", "errei", "se", "caso", "talvez", "mais", "tambem", "tb",
                        "outro", "outra", "parcel*", "cartao", "emprest*", "devo", "deve", "acert*")
+# "eu e o Bruno colocamos 500 cada", "nós dois guardamos 300 cada": each member of a couple.
+_WE_PUT: Final = frozenset({"colocamos", "guardamos", "juntamos", "aportamos", "depositamos", "poupamos",
+                            "botamos"})
+_EACH: Final = frozenset({"cada"})
+_BOTH: Final = frozenset({"eu", "e", "o", "a", "nos", "dois", "duas", "gente", "os", "as", "ambos"})
 # "eu paguei", "fui eu", "pago por mim", "paguei eu": the speaker, as the reader assumes anyway.
 _BY_SPEAKER: Final = ("eu paguei", "paguei eu", "fui eu", "pago por mim", "foi eu", "eu que paguei")
 
@@ -40,7 +45,8 @@ def read_contribution(text: str, said: Scan, subjects: Subjects, members: Sequen
                       ) -> list[dict[str, Any]] | None:
     """The one contributeToGoal call the message certainly means, or None (the model's)."""
     words = said.words
-    if "?" in text or not words or opens_correction(words) or not set(words) & _PUT:
+    each = _each_of_two(words, members)
+    if "?" in text or not words or opens_correction(words) or not set(words) & (_WE_PUT if each else _PUT):
         return None
     if len(said.amounts) != 1 or said.strays or len(said.whens) > 1 or len(said.currencies) > 1:
         return None
@@ -51,6 +57,8 @@ def read_contribution(text: str, said: Scan, subjects: Subjects, members: Sequen
     if not isinstance(goal, str) or named_in(words, subjects.expenses) or named_in(words, subjects.cards):
         return None
     own = set(words_of(goal))
+    if each:
+        own |= _WE_PUT | _EACH | _BOTH | {fold(m.name) for m in members}
     rest = " ".join(word for index, word in enumerate(words) if index not in covered and word not in own)
     for phrase in _BY_SPEAKER:
         rest = f" {rest} ".replace(f" {phrase} ", " ").strip()
@@ -65,4 +73,17 @@ def read_contribution(text: str, said: Scan, subjects: Subjects, members: Sequen
         if day > subjects.today:
             return None
         arguments["date"] = day.isoformat()
+    if each:
+        return [{"name": CONTRIBUTE, "arguments": {**arguments, "paidBy": member.name}} for member in members]
     return [{"name": CONTRIBUTE, "arguments": arguments}]
+
+
+def _each_of_two(words: Sequence[str], members: Sequence[Member]) -> bool:
+    """ "eu e o Bruno colocamos 500 cada", "nós dois guardamos 300 cada": the same amount from each
+    of a couple. The reader does not know who writes, so only in a household of two, with "cada",
+    a verb of ours, and the other member named with "eu" (or "nós dois", "a gente")."""
+    if len(members) != 2 or not set(words) & _EACH or not set(words) & _WE_PUT:
+        return False
+    named = {m.name for m in members for word in words if member_called([m], word)}
+    return ("eu" in words and len(named) == 1) or (not named and bool(set(words) & {"dois", "duas", "gente",
+                                                                                     "ambos"}))

@@ -50,7 +50,8 @@ def test_a_plain_contribution_is_the_call_aporte_would_make(text: str, calls: li
 
 @pytest.mark.parametrize("text", [
     "comprei 300 euros pra viagem de amsterdam",        # buying euros: a contribution only by intention
-    "eu e o Bruno colocamos 500 cada na reserva",       # two members, each
+    "eu e o Bruno colocamos 500 na reserva",            # two members: together, or each?
+    "colocamos 500 cada na reserva",                    # who is "we"?
     "o Bruno guardou 500 na reserva",                   # no verb of the speaker's
     "aportei 500 na reserva, o Bruno pagou",            # another member
     "vou guardar 500 pro casamento",                    # a plan
@@ -72,3 +73,14 @@ def test_a_contribution_the_reader_is_not_sure_of_is_left_to_the_model(text: str
 def test_money_put_on_an_expense_is_a_spend_not_a_contribution() -> None:
     [call] = reader().read("coloquei 500 no notebook da firma") or []
     assert call["name"] == "recordSpend" and call["arguments"]["expense"] == "Notebook da firma"
+
+
+@pytest.mark.parametrize("text", ["eu e o Bruno colocamos 500 cada na reserva",
+                                  "nós dois guardamos 500 cada pra reserva",
+                                  "a Ana e eu colocamos 500 cada na reserva de emergência"])
+def test_the_same_amount_from_each_of_a_couple_is_one_contribution_each(text: str) -> None:
+    amount = {"amount": "500", "currency": "BRL"}
+    assert reader().read(text) == [
+        {"name": "contributeToGoal", "arguments": {"goal": "Reserva de emergência", "amount": amount, "paidBy": "Ana"}},
+        {"name": "contributeToGoal", "arguments": {"goal": "Reserva de emergência", "amount": amount,
+                                                   "paidBy": "Bruno"}}]
