@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Final
 
-from domain.money import Period
+from domain.money import Money, Period
 from domain.reading.message import Found, Scan
 from domain.text import matches_any, phrase_spans, words_of
 
@@ -65,6 +65,8 @@ class Subjects:
     cards: tuple[tuple[str, tuple[str, ...]], ...]
     currency: str
     today: date
+    # Each expense's expected amount this month, for a change by a percentage ("reajustou 12%").
+    expected: tuple[tuple[str, Money], ...] = ()
 
 
 def is_question(text: str, said: Scan) -> bool:

@@ -38,7 +38,7 @@ from domain.budget import Budget
 from domain.cards import MAX_INSTALLMENTS
 from domain.goals import Goal
 from domain.household import Household, Member, member_called
-from domain.money import Period
+from domain.money import Money, Period
 from domain.reading.message import Found, Scan, scan
 from domain.reading.names import keys as _keys
 from domain.reading.names import respelled, singular, spellings
@@ -106,6 +106,7 @@ class SpendReader:
     cards: tuple[tuple[str, tuple[str, ...]], ...] = ()  # active cards: name, and every name they answer to
     goals: tuple[str, ...] = ()  # the active goals' names, for the questions it reads
     known: frozenset[str] = frozenset()  # every word of the household's names: never taken for a typo
+    expected: tuple[tuple[str, Money], ...] = ()  # each active expense's expected amount this month
 
     @classmethod
     def of(cls, household: Household, budget: Budget | None, goals: Iterable[Goal], today: date) -> SpendReader:
@@ -118,8 +119,10 @@ class SpendReader:
         goal_names = tuple(goal.name for goal in goals if not goal.archived)
         known = frozenset(word for name in (*goal_names, *(n for _, names in cards for n in names),
                                             *(m.name for m in household.members)) for word in _keys(name))
+        expected = tuple((e.name, e.expected_for(Period.of(today))) for e in budget.active_expenses()) \
+            if budget else ()
         return cls(household.currency, tuple(household.members), expenses, goal_words, today, cards,
-                   goal_names, known)
+                   goal_names, known, expected)
 
     def read(self, text: str, last: Mapping[str, Any] | None = None) -> list[dict[str, Any]] | None:
         """The calls `text` certainly means: one recordSpend per spend it tells, or, when it only
@@ -136,7 +139,7 @@ class SpendReader:
             corrected = self._corrected(said, last)  # "foi 25, vc trocou os números"
             if corrected is not None:
                 return corrected  # else "foi 250 de luz": a spend, read as any other
-        subjects = Subjects(self.expenses, self.goals, self.cards, self.currency, self.today)
+        subjects = Subjects(self.expenses, self.goals, self.cards, self.currency, self.today, self.expected)
         if is_question(text, said):
             return read_question(text, said, subjects)
         contribution = read_contribution(text, said, subjects, self.members)

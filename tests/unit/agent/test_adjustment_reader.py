@@ -50,7 +50,10 @@ def test_a_new_expected_amount_on_change_words_is_the_call_ajuste_would_make(
 
 @pytest.mark.parametrize("text", [
     "diminui 50 na academia",                         # by an amount, not to one
-    "o plano de celular reajustou 12%",               # a percentage
+    "o plano de celular reajustou 12% em julho",      # a percentage from a month
+    "o aluguel subiu 12% e a academia 5%",            # two percentages
+    "o aluguel vai subir uns 12%",                    # a plan, a hedge
+    "a academia reajustou 150%",                      # more than doubled: the model asks
     "o aluguel subiu pra 2.750 a partir de agosto",   # a month
     "muda o valor da luz pra 250 pq no inverno aumenta",  # a reason: more than a change
     "o aluguel vai pra 2.700?",                       # a question
@@ -63,3 +66,13 @@ def test_a_new_expected_amount_on_change_words_is_the_call_ajuste_would_make(
 ])
 def test_a_change_the_reader_is_not_sure_of_is_the_model_s(text: str) -> None:
     assert reader().read(text) is None
+
+
+@pytest.mark.parametrize(("text", "calls"), [
+    ("o plano de celular reajustou 12% 😤 atualiza lá", adjust("Celular", "224.00")),
+    ("o aluguel subiu 5,5%", adjust("Aluguel", "211.00")),
+    ("a internet baixou 10%", adjust("Internet", "180.00")),
+])
+def test_a_change_by_a_percentage_is_this_months_expected_amount_that_much_up_or_down(
+        text: str, calls: list[dict[str, Any]]) -> None:
+    assert reader().read(text) == calls
