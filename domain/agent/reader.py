@@ -63,8 +63,8 @@ _PERSONAL: Final = frozenset({"pessoal", "particular"})
 _SELF: Final = frozenset({"eu", "mim", "me", "meu", "minha"})
 _WE: Final = frozenset({"gente", "nos"})  # "a gente pagou": the speaker, as when no one is named
 # The speaker in the first person: beside a member who paid, the message tells two payers.
-_SPEAKER: Final = _SELF | frozenset({"comigo", "fui", "gastei", "gastamos", "paguei", "pagamos", "comprei",
-                                     "compramos"})
+_SPEAKER_SPENT: Final = frozenset({"gastei", "gastamos", "paguei", "pagamos", "comprei", "compramos"})
+_SPEAKER: Final = _SELF | _SPEAKER_SPENT | frozenset({"comigo", "fui"})
 _MINE: Final = frozenset({"meu", "minha", "meus", "minhas"})
 _JOINERS: Final = frozenset({"e", "mais", "tambem", "tb", "+"})
 _CHANGE_TO: Final = frozenset({"pra", "para"})
@@ -190,7 +190,7 @@ class SpendReader:
             i for when in said.whens for i in range(when.first, when.last + 1)}
         if card is not None:
             covered |= set(card[1])
-        covered |= _paid_by_pix(words)
+        covered |= _paid_by_pix(words) | _asides(said, self.members)
         payer = self._payer(words, covered)
         if payer is False or payer is True:
             return None
@@ -452,6 +452,27 @@ def _paid_by_pix(words: Sequence[str]) -> set[int]:
     (one, "te mandei 100 no pix", has other words the reader refuses: `mandei`, `acerta`)."""
     return {i for index, word in enumerate(words) if word == "pix" and index > 0
             and words[index - 1] in _BY_PIX for i in (index - 1, index)}
+
+
+_ASK_TO_RECORD: Final = frozenset({"registrar", "registra", "lancar", "lanca", "anotar", "anota", "salvar", "salva"})
+_NOW: Final = "agora"
+
+
+def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
+    """Words beside a spend that change nothing in it: the spouse called first ("Ana, gastei 50 no
+    mercado"), "pode registrar" at the end, and "agora" after a spend told in the past ("gastei 50
+    no mercado agora"; "agora é 150" is a new expected amount, not this)."""
+    words, aside = said.words, set()
+    if len(words) > 1 and member_called(members, words[0]) is not None and said.text[
+            said.tokens[0].end:said.tokens[1].start].strip().startswith(","):
+        aside.add(0)
+    for index in range(len(words) - 1):
+        if words[index] == "pode" and words[index + 1] in _ASK_TO_RECORD and index + 2 >= len(words) - 1:
+            aside.update({index, index + 1} | ({index + 2} if index + 2 < len(words) and words[index + 2] == "ai"
+                                               else set()))
+    if words and words[-1] == _NOW and _SPEAKER_SPENT & set(words):
+        aside.add(len(words) - 1)
+    return aside
 
 
 def _paid_by_speaker(words: Sequence[str], index: int) -> bool:

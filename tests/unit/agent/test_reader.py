@@ -71,6 +71,9 @@ def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> di
     ("gastei 50 no mercado e 30 na farmácia", [spend("Mercado", "50"), spend("Farmácia", "30")]),
     ("mercado 50, farmácia 30", [spend("Mercado", "50"), spend("Farmácia", "30")]),
     ("o Bruno gastou 50 no mercado", [spend("Mercado", "50", paidBy="Bruno")]),
+    ("Bruno, gastei 50 no mercado", [spend("Mercado", "50")]),  # the spouse called: Ana's spend
+    ("gastei 50 no mercado agora", [spend("Mercado", "50")]),
+    ("gastei 50 no mercado, pode registrar", [spend("Mercado", "50")]),
     ("a Ana comprou remédio na drogaria, 45", [spend("Farmácia", "45", paidBy="Ana")]),
     ("a gente gastou 50 no mercado", [spend("Mercado", "50")]),
     ("paguei 45 d aula extra na farmacya", [spend("Farmácia", "45")]),  # one typo, beside a spend
