@@ -7,10 +7,11 @@ import contextlib
 import logging
 from dataclasses import replace
 
-from bot.app.chats import ChatContext, Chats
+from bot.app.chats import ChatContext, Chats, scope
 from bot.app.outcomes import Decision, Edit, PressResult, Preview, Reply, Speaker
 from bot.app.proposals import Proposals
 from bot.texts import history, messages, previews
+from domain.agent.chat import DEFAULT_HISTORY_TURNS, proposed_together, spoken_since
 from domain.errors import DomainError, OperationClosed
 from domain.household import Member
 from domain.operations.log import UNDO_TOOL, Operation, OperationStatus, is_key
@@ -81,7 +82,8 @@ class Decisions:
         """A "confirma" (or "cancela", "ok", 👍 …) that answers no preview in particular: Telegram
         text that replies to none, or a line in the console. One preview waiting: that one,
         except an erase, which is never confirmed without pointing at it; several: which one?
-        None: nothing to confirm. None back when the text is no such word or the speaker no
+        (a "confirma" to the previews one message proposed goes on to the agent, which confirms
+        them all). None: nothing to confirm. None back when the text is no such word or the speaker no
         member (their text goes on as any other)."""
         said = decision_of(text)
         if said is None:
@@ -95,6 +97,8 @@ class Decisions:
         if not waiting:
             return Reply(messages.nothing_pending_text(confirming=confirming))
         if len(waiting) > 1:
+            if confirming and await self._proposed_together(chat_id, waiting):
+                return None  # the agent confirms them all, with no model, as it does "fechado"
             return Reply(messages.which_pending_text(len(waiting), confirming=confirming))
         [operation] = waiting
         if confirming and operation.tool == EraseHouseholdTool.name:
@@ -106,6 +110,13 @@ class Decisions:
         current = await context.operations.get(operation.operation_id) or operation
         summary = previews.summary_line(current.tool, await self.proposals.shown(context, current))
         return replace(result, answer=messages.decided_text(summary, confirmed=confirming))
+
+    async def _proposed_together(self, chat_id: int, waiting: list[Operation]) -> bool:
+        """Whether one member's message proposed every preview waiting ("gastei 50 no mercado e 30
+        na farmácia"), with nobody speaking since: then a "confirma" is to all of them."""
+        history = await self.chats.storage.conversations.recent(scope(chat_id), DEFAULT_HISTORY_TURNS)
+        ids = [operation.operation_id for operation in waiting]
+        return proposed_together(history, ids) and not any(spoken_since(history, i) for i in ids)
 
     async def _by_non_member(self, context: ChatContext, user_id: int, decision: Decision,
                              key: str) -> PressResult:

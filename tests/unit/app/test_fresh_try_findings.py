@@ -255,6 +255,39 @@ async def test_a_bare_confirma_with_several_previews_pending_asks_which_and_writ
     assert len(await service.pending_previews(CHAT)) == 2
 
 
+async def test_a_bare_confirma_to_the_previews_one_message_proposed_goes_on_to_confirm_them_all(
+        service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.500")
+    await confirmed(service, "despesa", "Farmácia 200")
+    two = await service.talk(CHAT, ANA, "gastei 50 no mercado e 30 na farmácia")
+    assert [type(outcome) for outcome in two] == [Preview, Preview]
+
+    decided = await service.decide_pending(CHAT, ANA.user_id, "confirma")
+    outcomes = await service.talk(CHAT, ANA, "confirma")  # where the handlers send it next
+
+    assert decided is None
+    assert [type(outcome) for outcome in outcomes] == [Edit, Edit]
+    assert all(outcome.text.startswith("✅ Gasto registrado por Ana") for outcome in outcomes
+               if isinstance(outcome, Edit))
+    summary = await service.answer("resumo", CHAT, ANA, "")
+    assert "Mercado: R$ 50,00 de R$ 1.500,00" in summary and "Farmácia: R$ 30,00 de R$ 200,00" in summary
+    assert await service.pending_previews(CHAT) == []
+
+
+async def test_a_bare_cancela_to_the_previews_one_message_proposed_still_asks_which(
+        service: HouseholdService) -> None:
+    await started(service)
+    await confirmed(service, "despesa", "Mercado 1.500")
+    await confirmed(service, "despesa", "Farmácia 200")
+    await service.talk(CHAT, ANA, "gastei 50 no mercado e 30 na farmácia")
+
+    result = await service.decide_pending(CHAT, ANA.user_id, "cancela")
+
+    assert isinstance(result, Reply) and result.text.startswith("Há 2 propostas esperando. Qual delas?")
+    assert len(await service.pending_previews(CHAT)) == 2
+
+
 async def test_a_bare_confirma_never_erases_the_household_silently(service: HouseholdService) -> None:
     await started(service)
     await confirmed(service, "despesa", "Mercado 1.500")
