@@ -54,7 +54,9 @@ _NOT_A_PLAIN_SPEND: Final = tuple(["subiu", "sobe", "subir", "aumentou", "aument
     # a running total, a saving, money set aside, a due date, a plan, a unit price: not a spend
     "ja", "ta", "tah", "esta", "estamos", "acumulad*", "menos", "economiz*", "desconto*", "cashback",
     "deixa", "deixar", "separa*", "reserv*", "venc*", "amanha", "depois", "litro*", "kg", "quilo*",
-    "unidade*"])
+    "unidade*",
+    # a weekend across two months, or a month's end: a day the reader cannot date
+    "fim", "final", "fds"])
 _QUESTION_OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "qual", "quais",
                                       "como", "quando", "onde", "porque", "pq", "sera", "da", "dá"})
 _PAID: Final = frozenset({"pagou", "paga", "pagaram", "gastou", "gastaram", "comprou", "compraram"})

@@ -1,6 +1,6 @@
 """Months, days and dates as people write them: "2026-05", "05/2026", "março", "dezembro de 2025",
 "mês passado", "15/06/2026"; and, with the message's `today`, the words of a day: "hoje",
-"ontem", "anteontem", "sexta", "segunda da semana passada", "dia 5". A refusal is a pt-BR
+"ontem", "anteontem", "sexta", "segunda da semana passada", "no fim de semana", "dia 5". A refusal is a pt-BR
 sentence naming what was written."""
 
 from __future__ import annotations
@@ -140,6 +140,9 @@ _WEEKDAY: Final = re.compile(
     r"(?:(?:n[oa]|d[oa]|em|essa|esta|nessa|nesta|ultim[oa])\s+)?"
     r"(?P<day>segunda|terca|quarta|quinta|sexta|sabado|domingo)(?:-?feira)?"
     r"(?P<last>\s+(?:passad[oa]|retrasad[oa]|d[ae] semana passada))?")
+_WEEKEND: Final = re.compile(
+    r"(?:(?:n[oa]|d[oa]|em|esse|este|nesse|neste|ultimo)\s+)?(?:fim|final) de semana(?P<last>\s+passado)?|"
+    r"(?:n[oa]\s+)?fds(?P<last_short>\s+passado)?")
 _DAY_OF: Final = re.compile(r"(?:(?:n[oa]|em)\s+)?dia\s+(?P<day>[0-9]{1,2})(?:\s+de\s+(?P<month>[a-z]+))?")
 _DAY_MONTH: Final = re.compile(r"(?:(?:n[oa]|em)\s+)?(?:dia\s+)?(?P<day>[0-9]{1,2})/(?P<month>[0-9]{1,2})")
 _LEADING: Final = re.compile(r"(?:n[oa]|em|de)\s+")
@@ -149,7 +152,8 @@ def day_named(text: str, today: date | None) -> date | None:
     """The day a member's words name, counted back from `today`, or None when they name none:
     "hoje", "ontem", "anteontem", "semana passada" (a week back), a weekday ("sexta", "na
     segunda-feira": the latest one not after today; "sexta passada": the latest one before today;
-    "segunda da semana passada": that day of the week before this one), "dia 5" or "dia 5 de maio"
+    "segunda da semana passada": that day of the week before this one), "no fim de semana" (its
+    Saturday; None when the weekend spans two months), "dia 5" or "dia 5 de maio"
     (the latest such day not after today) and "15/06" (this year's, or last year's when still to
     come). Whole dates and months are `read_date`'s and `read_period`'s."""
     if today is None:
@@ -171,6 +175,9 @@ def day_named(text: str, today: date | None) -> date | None:
         if last and back == 0:
             back = 7
         return today - timedelta(days=back)
+    weekend = _WEEKEND.fullmatch(words)
+    if weekend:
+        return _weekend(today, passed=bool(weekend["last"] or weekend["last_short"]))
     found = _DAY_OF.fullmatch(words) or _DAY_MONTH.fullmatch(words)
     if found:
         month_word = found["month"]
@@ -181,6 +188,17 @@ def day_named(text: str, today: date | None) -> date | None:
         if month_word in _MONTHS and len(month_word) > 3:
             return _latest_day(int(found["day"]), _MONTHS[month_word], today)
     return None
+
+
+def _weekend(today: date, *, passed: bool) -> date | None:
+    """The Saturday of the latest weekend that has begun by `today` (with `passed`, and today a
+    Saturday or Sunday, the one before), or None when its two days fall in two months: which one
+    the money went out on, only the member knows."""
+    saturday = today - timedelta(days=(today.weekday() - 5) % 7)
+    if passed and today - saturday < timedelta(days=2):
+        saturday -= timedelta(days=7)
+    sunday = min(saturday + timedelta(days=1), today)
+    return saturday if saturday.month == sunday.month else None
 
 
 def _latest_day(day: int, month: int | None, today: date) -> date | None:

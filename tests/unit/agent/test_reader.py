@@ -82,6 +82,7 @@ def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> di
     ("paguei 300 do aluguek", [spend("Aluguel", "300")]),
     ("paguei 120 de luz no pix", [spend("Luz", "120")]),               # how it was paid
     ("foi a Ana que pagou 50 no mercado", [spend("Mercado", "50", paidBy="Ana")]),
+    ("gastei 50 no mercado no fim de semana", [spend("Mercado", "50", "2026-06")]),  # Saturday 27 June
 ])
 def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict[str, Any]] | None) -> None:
     assert reader().read(text) == calls
@@ -126,6 +127,7 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "a luz vence dia 10, 189,90",            # a due date
     "amanhã gasto 200 no mercado",           # a plan
     "gasolina tá 6,20 o litro",              # a unit price
+    "gastei 50 no mercado no fim do mês",    # which month's end: the model asks
 ])
 def test_anything_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> None:
     assert reader().read(text) is None

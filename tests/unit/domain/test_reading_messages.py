@@ -37,7 +37,23 @@ def test_words_that_name_no_day_are_none_and_a_day_31_skips_the_months_without_o
     assert day_named("dia 31", date(2026, 3, 10)) == date(2026, 1, 31)  # February has none
 
 
-def test_ontem_on_the_first_of_the_month_is_the_month_before() -> None:
+@pytest.mark.parametrize(("words", "today", "day"), [
+    ("no fim de semana", date(2026, 6, 3), date(2026, 5, 30)),  # a Wednesday: last weekend, in May
+    ("fim de semana passado", date(2026, 6, 17), date(2026, 6, 13)),
+    ("no final de semana", date(2026, 6, 14), date(2026, 6, 13)),  # a Sunday: this weekend
+    ("fim de semana passado", date(2026, 6, 14), date(2026, 6, 6)),
+    ("no fds", date(2026, 6, 13), date(2026, 6, 13)),  # a Saturday: today
+])
+def test_a_weekend_is_its_saturday(words: str, today: date, day: date) -> None:
+    assert day_named(words, today) == day
+
+
+def test_a_weekend_across_two_months_names_no_day() -> None:
+    # Saturday 31 October and Sunday 1 November 2026: which month the money left in, only the member knows
+    assert day_named("no fim de semana", date(2026, 11, 2)) is None
+    assert day_named("no fim de semana", date(2026, 11, 1)) is None
+    assert day_named("no fim de semana", date(2026, 10, 31)) == date(2026, 10, 31)  # Sunday is still to come
+
     assert read_period("ontem", date(2026, 7, 1)) == "2026-06"
     assert read_period("anteontem", date(2026, 1, 1)) == "2025-12"
 
