@@ -197,7 +197,7 @@ class SpendReader:
         if payer is False or payer is True:
             return None
         rest = [word for i, word in enumerate(words) if i not in covered]
-        if any(_refused(word) for word in rest) or self._names_a_goal(rest):
+        if any(_refused(word) for word in rest) or self._names_a_goal(rest) or self._names_a_card(rest):
             return None
         shared = not (any(word in _PERSONAL for word in rest) or _only_mine(words, covered))
         pairs = _pairs(amounts, matches, said)
@@ -214,6 +214,8 @@ class SpendReader:
                 arguments["shared"] = False
             if card is not None:
                 arguments["card"] = card[0]
+                if said.days():  # the purchase's day decides its fatura: "no Nubank ontem"
+                    arguments["date"] = next(iter(said.days())).isoformat()
             if parcelas:
                 arguments["installments"] = parcelas[0]
             calls.append({"name": RECORD_SPEND, "arguments": arguments})
@@ -369,6 +371,15 @@ class SpendReader:
 
     def _names_a_goal(self, rest: Sequence[str]) -> bool:
         return any(word in self.goal_words for word in rest)
+
+    def _names_a_card(self, rest: Sequence[str]) -> bool:
+        """A word of a card's name left over ("farmácia 45 no visa" with the card "Itaú Visa"):
+        a card the reader did not take whole, so it is the model's, never a spend off the card."""
+        ordinary = {word for _, names in self.expenses for name in names for word in _words(name)} | {
+            word for member in self.members for word in _words(member.name)}
+        card_words = {word for _, names in self.cards for name in names for word in _words(name)
+                      if len(word) >= 3 and word not in ordinary}
+        return any(word in card_words for word in rest)
 
 
 # The only words a correction may hold besides the amount, month or day it corrects (folded).

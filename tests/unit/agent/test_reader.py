@@ -398,6 +398,8 @@ def reader_with_cards() -> SpendReader:
     ("gastei 50 no mercado no nubank", [spend("Mercado", "50", card="Nubank")]),
     ("paguei 89,90 de farmácia no roxinho", [spend("Farmácia", "89.90", card="Nubank")]),
     ("mercado 120 na itaú visa", [spend("Mercado", "120", card="Itaú Visa")]),
+    # the purchase's day decides its fatura, so a day named goes with it
+    ("gastei 50 no mercado no nubank ontem", [spend("Mercado", "50", "2026-06", card="Nubank", date="2026-06-30")]),
 ])
 def test_a_spend_on_a_card_the_household_has_is_read_with_its_card(text: str, calls: list[dict[str, Any]]) -> None:
     assert reader_with_cards().read(text) == calls
@@ -407,6 +409,7 @@ def test_a_spend_on_a_card_the_household_has_is_read_with_its_card(text: str, ca
     "gastei 50 no mercado no nubank e no itaú visa",  # two cards
     "gastei 50 no mercado, nubank",                   # a card not said as "no <cartão>"
     "gastei 50 no mercado no cartão",                 # which card?
+    "farmácia 45 no visa",                            # a part of a card's name: never a spend off the card
 ])
 def test_a_card_the_reader_is_unsure_of_goes_to_the_model(text: str) -> None:
     assert reader_with_cards().read(text) is None
