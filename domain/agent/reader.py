@@ -56,7 +56,9 @@ _NOT_A_PLAIN_SPEND: Final = tuple(["subiu", "sobe", "subir", "aumentou", "aument
     "deixa", "deixar", "separa*", "reserv*", "venc*", "amanha", "depois", "litro*", "kg", "quilo*",
     "unidade*",
     # a weekend across two months, or a month's end: a day the reader cannot date
-    "fim", "final", "fds"])
+    "fim", "final", "fds",
+    # a part of the amount beside it ("230 no mercado, sendo 30 de farmácia"), not a spend of its own
+    "sendo", "incluindo", "incluso", "inclusive", "dentro"])
 _QUESTION_OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "qual", "quais",
                                       "como", "quando", "onde", "porque", "pq", "sera", "da", "dá"})
 _PAID: Final = frozenset({"pagou", "paga", "pagaram", "gastou", "gastaram", "comprou", "compraram"})
@@ -83,6 +85,10 @@ _MIN_GOAL_WORD: Final = 5
 _SPENT: Final = frozenset({"gastei", "gastamos", "gastou", "gastaram", "paguei", "pagamos", "pagou", "pagaram",
                            "comprei", "compramos", "comprou", "compraram", "lanca", "registra", "anota",
                            "deu", "veio", "foi"})
+# Brands that begin with an expense's usual name but are something else: Mercado Livre is a web
+# shop, Uber Eats and 99Food deliver meals. Unless the household calls an expense so, the model's.
+_OTHER_BRANDS: Final = (("mercado", "livre"), ("mercadolivre",), ("mercado", "pago"), ("uber", "eats"),
+                        ("99", "food"), ("99food",), ("99", "pay"), ("99pay",))
 MAX_SPENDS: Final = 5
 MAX_TEXT: Final = 300  # characters: a longer message is more than a spend
 
@@ -163,7 +169,7 @@ class SpendReader:
         if not words or words[0] in _QUESTION_OPENERS:
             return None
         matches = self._expenses_in(words)
-        if not matches:
+        if not matches or _another_brand(words, matches):
             return None
         named = self._named(words)
         parcelas = _parcelas(words, said)
@@ -506,6 +512,13 @@ def _per_month(said: Scan) -> bool:
     words = said.words
     return bool(set(words) & _COSTS) or any(
         word == "mes" and index > 0 and words[index - 1] in _PER for index, word in enumerate(words))
+
+
+def _another_brand(words: Sequence[str], matches: Sequence[_Match]) -> bool:
+    """Whether a brand of `_OTHER_BRANDS` stands in the message outside a name the household
+    gave an expense ("gastei 150 no mercado livre" is no Mercado spend)."""
+    return any(not any(m.first <= where.start and where.stop - 1 <= m.last for m in matches)
+               for brand in _OTHER_BRANDS for where in phrase_spans(words, brand))
 
 
 def _refused(word: str) -> bool:

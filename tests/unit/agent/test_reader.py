@@ -128,6 +128,9 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "amanhã gasto 200 no mercado",           # a plan
     "gasolina tá 6,20 o litro",              # a unit price
     "gastei 50 no mercado no fim do mês",    # which month's end: the model asks
+    "gastei 150 no mercado livre",           # a web shop, not the Mercado
+    "uber eats 45",                          # a meal delivered, not a ride
+    "gastei 230 no mercado, sendo 30 de farmácia",  # 30 of the 230: a part, not a second spend
 ])
 def test_anything_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> None:
     assert reader().read(text) is None
@@ -413,6 +416,14 @@ def test_a_spend_on_a_card_the_household_has_is_read_with_its_card(text: str, ca
 ])
 def test_a_card_the_reader_is_unsure_of_goes_to_the_model(text: str) -> None:
     assert reader_with_cards().read(text) is None
+
+
+def test_a_brand_the_household_named_an_expense_after_is_that_expense() -> None:
+    house, budget, goals = household()
+    budget.register("Compras online", Money.of(300, "BRL"), aliases=["mercado livre"])
+    reader = SpendReader.of(house, budget, goals, TODAY)
+
+    assert reader.read("gastei 150 no mercado livre") == [spend("Compras online", "150")]
 
 
 def test_without_a_card_by_that_name_a_word_after_no_is_just_a_word() -> None:
