@@ -43,13 +43,16 @@ def decision_of(text: str | None) -> Decision | None:
 _AGREES: Final = CONFIRM_WORDS | frozenset({
     "confirmo", "isso", "fechado", "fechou", "beleza", "blz", "manda", "bora", "perfeito", "certo", "certinho",
     "exato", "exatamente", "correto", "show", "joia", "positivo", "claro", "s", "yes", "uhum", "aham", "lanca",
-    "registra", "anota", "grava", "salva", "✅", "👌"})
+    "registra", "anota", "grava", "salva", "top", "otimo", "✅", "👌"})
 # Words that may stand beside a "sim" or a "confirma" in a message that only agrees ("pode
 # confirmar", "sim, pode lançar", "confirma aí por favor"): nothing in them changes what is confirmed.
 _AGREEING: Final = _AGREES | frozenset({
     "okay", "ai", "mesmo", "por", "favor", "pfv", "pf", "entao", "lancar", "registrar", "gravar", "salvar",
     "verdade", "ta", "esta", "tudo", "bom", "ser", "la", "ver", "bala", "mandar", "anotar", "confirmar",
-    "confirmado"})
+    "confirmado", "valeu", "obrigado", "obrigada", "brigado", "brigada", "eu",
+    # the spouse called ("sim amor"), and all of what one message proposed ("confirma os dois")
+    "amor", "amore", "mor", "vida", "bb", "os", "as", "dois", "duas", "ambos", "ambas", "todos", "todas",
+    "pros", "pras"})
 _AGREEMENT_LIMIT: Final = 60
 
 

@@ -298,7 +298,8 @@ async def test_a_correction_that_says_more_than_one_new_value_goes_to_the_model(
 
 
 @pytest.mark.parametrize("text", ["pode confirmar", "sim", "sim, pode lançar", "confirma aí por favor", "👍",
-                                  "isso", "fechado", "beleza", "tá certo", "manda ver", "lança aí", "✅"])
+                                  "isso", "fechado", "beleza", "tá certo", "manda ver", "lança aí", "✅",
+                                  "sim amor", "ok obrigado", "valeu, pode confirmar", "tá ótimo", "top"])
 async def test_a_yes_to_the_one_preview_waiting_confirms_it_with_no_model(text: str) -> None:
     model = ScriptedModel(say("?"))
     chat, _ = await chat_with(model)
@@ -311,7 +312,8 @@ async def test_a_yes_to_the_one_preview_waiting_confirms_it_with_no_model(text: 
     assert receipt.confirmed and receipt.persisted
 
 
-@pytest.mark.parametrize("text", ["isso?", "certo, e o mercado?", "não tá certo", "isso, mas foi 40", "bom dia"])
+@pytest.mark.parametrize("text", ["isso?", "certo, e o mercado?", "não tá certo", "isso, mas foi 40", "bom dia",
+                                  "valeu", "obrigado"])  # thanks alone is no yes
 async def test_words_that_ask_or_say_more_than_yes_are_the_models_even_with_one_preview_waiting(text: str) -> None:
     model = ScriptedModel(say("Pode me dizer mais?"))
     chat, _ = await chat_with(model)
@@ -333,12 +335,13 @@ async def test_a_yes_after_a_correction_that_proposed_nothing_is_the_models_not_
     assert len(model.requests) == 2 and not reply.receipts  # the R$ 50,00 preview is still waiting
 
 
-async def test_a_yes_to_the_previews_one_message_proposed_confirms_them_all_with_no_model() -> None:
+@pytest.mark.parametrize("text", ["pode confirmar", "confirma os dois", "sim pros dois", "confirma ambos"])
+async def test_a_yes_to_the_previews_one_message_proposed_confirms_them_all_with_no_model(text: str) -> None:
     model = ScriptedModel(say("?"))
     chat, repo = await chat_with(model)
     await chat.send("gastei 50 no mercado e 30 na farmácia", sender="Ana")
 
-    reply = await chat.send("pode confirmar", sender="Bruno")
+    reply = await chat.send(text, sender="Bruno")
 
     assert model.requests == []
     assert len(reply.receipts) == 2 and all(r.confirmed and r.persisted for r in reply.receipts)
