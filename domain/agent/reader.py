@@ -44,7 +44,7 @@ from domain.reading.names import keys as _keys
 from domain.reading.names import respelled, singular, spellings
 from domain.reading.names import words as _words
 from domain.reading.replies import CORRECTION_OPENERS, RESTATING, opens_correction, restates
-from domain.text import matches_any, phrase_spans
+from domain.text import fold, matches_any, phrase_spans
 
 RECORD_SPEND: Final = "recordSpend"
 
@@ -272,6 +272,8 @@ class SpendReader:
         words of a correction, and, in a clause of its own, a reason that changes nothing else
         ("não, 2.750, esqueci o reajuste"; "foi 25, vc trocou os números")."""
         name, arguments = str(last.get("name")), dict(last.get("arguments") or {})
+        if name == RECORD_SPEND and self._named(said.words):
+            return self._expense_corrected(said, last)
         if self._named(said.words) or self._names_a_goal(said.words) or said.strays:
             return None
         if any(member_called(self.members, word) or word in self.known for word in said.words):
@@ -299,10 +301,33 @@ class SpendReader:
             corrected[key] = str(when.month) if kind == "month" else when.day.isoformat()  # type: ignore[union-attr]
             if name == RECORD_SPEND and "date" in corrected:  # a card purchase's day goes with its month
                 corrected.pop("date")
+                if when.day is not None:  # "não, foi ontem": that day's fatura
+                    corrected["date"] = when.day.isoformat()
         else:
             return None
         operation_id = last.get("operationId")
         return [{"name": name, "arguments": corrected,
+                 **({"corrects": operation_id} if isinstance(operation_id, str) else {})}]
+
+    def _expense_corrected(self, said: Scan, last: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+        """The spend `last` proposed, on the one other expense the correction names and nothing
+        else ("não, foi na farmácia", "ops, era luz"); None when it says anything more."""
+        matches = self._expenses_in(said.words)
+        if not matches or len(matches) != 1 or said.amounts or said.whens or said.strays:
+            return None
+        match = matches[0]
+        arguments = {k: v for k, v in dict(last.get("arguments") or {}).items()
+                     if k not in ("operationId", "operation_id", "confirm")}
+        before = fold(str(arguments.get("expense", "")))
+        if any(before in {fold(n) for n in names} for name, names in self.expenses if name == match.expense):
+            return None  # the same expense: nothing corrected, or something the reader cannot see
+        rest = [w for i, w in enumerate(said.words) if not match.first <= i <= match.last]
+        if any(w not in _CORRECTING or w in _CHANGES_TO_NAMES for w in rest):
+            return None
+        if any(member_called(self.members, w) or w in self.known for w in rest):
+            return None
+        operation_id = last.get("operationId")
+        return [{"name": RECORD_SPEND, "arguments": {**arguments, "expense": match.expense},
                  **({"corrects": operation_id} if isinstance(operation_id, str) else {})}]
 
     def _card_in(self, words: Sequence[str], named: set[int]) -> tuple[str, range] | Literal[False] | None:
@@ -401,6 +426,8 @@ _CHANGES_MORE: Final = ("nao", "nem", "mas", "so", "somente", "apenas", "pessoal
                         "cartao", "credito", "debito", "parcel*", "vezes", "cancel*", "desfaz*", "apaga*",
                         "tira*", "remov*", "pag*", "dois", "duas", "ambos", "juntos", "gente", "total",
                         "no", "na", "pelo", "pela", "via")  # where, or by what means: a card, a store
+# Correction words that, beside an expense's name, say something other than "it was that one".
+_CHANGES_TO_NAMES: Final = frozenset({"pra", "para", "valor", "gasto", "aporte", "mes", "dia"})
 _MORE_OR_LESS: Final = frozenset({"mais", "menos"})  # "a mais", "de menos": by an amount, not to it
 _CLAUSE_BREAKS: Final = frozenset({"pq", "porque"})
 # The argument a correction of each tool changes: its money, or its month or day.

@@ -254,6 +254,46 @@ async def test_a_correction_with_a_reason_beside_it_is_read_with_no_model(correc
     assert call_made.args["expense"] == "Mercado" and call_made.args["amount"]["amount"] == amount
 
 
+@pytest.mark.parametrize("correction", ["não, foi na farmácia", "ops, era drogaria", "foi na farmácia"])
+async def test_a_correction_naming_another_expense_moves_the_spend_there_with_no_model(correction: str) -> None:
+    model = ScriptedModel()
+    chat, _ = await chat_with(model)
+    await chat.send("o Bruno pagou 50 no mercado", sender="Ana")
+
+    [call_made] = (await chat.send(correction, sender="Ana")).tool_calls
+
+    assert model.requests == [] and call_made.source == READER and not call_made.result.confirmed
+    assert {k: call_made.args[k] for k in ("expense", "amount", "paidBy")} == {
+        "expense": "Farmácia", "amount": {"amount": "50", "currency": "BRL"}, "paidBy": "Bruno"}
+
+
+@pytest.mark.parametrize("correction", [
+    "não, foi na farmácia e foi 40",     # two things at once
+    "não é mercado, é farmácia",          # two expenses
+    "não, foi na farmácia do Bruno",      # and who paid, maybe
+    "não, foi no mercado",                # the same expense: what is wrong, then?
+])
+async def test_a_correction_of_the_expense_that_says_more_is_the_models(correction: str) -> None:
+    model = ScriptedModel(say("O que mudo?"))
+    chat, _ = await chat_with(model)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    reply = await chat.send(correction, sender="Ana")
+
+    assert len(model.requests) == 1 and not reply.receipts
+
+
+def test_a_correction_of_a_card_purchases_day_moves_it_to_that_days_fatura() -> None:
+    last = {"name": "recordSpend", "operationId": "op-1", "arguments": {
+        "expense": "Mercado", "period": "2026-07", "amount": {"amount": "50", "currency": "BRL"},
+        "card": "Nubank", "date": "2026-07-01"}}
+
+    [call] = reader_with_cards().read("não, foi anteontem", last)
+
+    assert call["arguments"]["date"] == "2026-06-29" and call["arguments"]["period"] == "2026-06"
+    assert call["corrects"] == "op-1"
+
+
 async def test_a_value_said_again_with_an_expense_is_a_new_spend_not_a_correction() -> None:
     chat, _ = await chat_with(ScriptedModel())
     await chat.send("gastei 50 no mercado", sender="Ana")
