@@ -80,6 +80,7 @@ _CARD_WORD: Final = ["cartao"]  # "no cartão Itaú"
 _PARCELAS: Final = re.compile(r"^([0-9]{1,2})x$")  # "10x"
 _TIMES: Final = frozenset({"vezes", "parcelas"})  # "em 2 vezes", "3 parcelas" ("2 x 50" is a product)
 _PARCELADO: Final = frozenset({"em", "parcelado", "parcelada", "parcelei", "dividido", "dividi"})
+_PAID_NOW: Final = frozenset({"paguei", "pagamos", "pago", "paga"})  # after "já": paid, not a running total
 _MIN_GOAL_WORD: Final = 5
 # A spend told in words: only beside one does the reader take a typo for an expense's name.
 _SPENT: Final = frozenset({"gastei", "gastamos", "gastou", "gastaram", "paguei", "pagamos", "pagou", "pagaram",
@@ -506,8 +507,9 @@ _NOW: Final = "agora"
 
 def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
     """Words beside a spend that change nothing in it: the spouse called first ("Ana, gastei 50 no
-    mercado"), "pode registrar" at the end, and "agora" after a spend told in the past ("gastei 50
-    no mercado agora"; "agora é 150" is a new expected amount, not this)."""
+    mercado"), "pode registrar" at the end, "agora" after a spend told in the past ("gastei 50
+    no mercado agora"; "agora é 150" is a new expected amount, not this), "já" before "paguei" ("já
+    gastamos 1500" is a running total, not this) and "ida e volta"."""
     words, aside = said.words, set()
     if len(words) > 1 and member_called(members, words[0]) is not None and said.text[
             said.tokens[0].end:said.tokens[1].start].strip().startswith(","):
@@ -518,6 +520,11 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
                                                else set()))
     if words and words[-1] == _NOW and _SPEAKER_SPENT & set(words):
         aside.add(len(words) - 1)
+    for index in range(len(words) - 1):
+        if words[index] == "ja" and words[index + 1] in _PAID_NOW:  # "já paguei": a bill paid, no total
+            aside.add(index)
+    for where in phrase_spans(words, ("ida", "e", "volta")):  # "uber ida e volta": one ride there and back
+        aside.update(where)
     return aside
 
 

@@ -83,6 +83,8 @@ def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> di
     ("paguei 120 de luz no pix", [spend("Luz", "120")]),               # how it was paid
     ("foi a Ana que pagou 50 no mercado", [spend("Mercado", "50", paidBy="Ana")]),
     ("gastei 50 no mercado no fim de semana", [spend("Mercado", "50", "2026-06")]),  # Saturday 27 June
+    ("chegou a conta de luz: 187,40, já paguei", [spend("Luz", "187.40")]),  # "já" before a bill paid
+    ("uber ida e volta do aeroporto 120", [spend("Uber", "120")]),
 ])
 def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict[str, Any]] | None) -> None:
     assert reader().read(text) == calls
@@ -118,6 +120,7 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "gastei 50 no mercado ontem e na sexta", # two days
     "já gastamos 1500 no mercado esse mês",  # a running total, not a spend
     "o mercado tá em 1500",
+    "já gastei 200 no mercado",              # a spend, or the month's total so far?
     "mercado acumulado 1500",
     "economizei 50 no mercado",              # a saving
     "gastei 50 a menos no mercado",
