@@ -5,7 +5,8 @@ It is the very `contributeToGoal` call the model would make (the speaker pays, o
 message names or today), and only when the verb, the one amount and the one goal are certain: a
 second amount, two goals, an expense or a card named too, another member, a plan ("vou guardar"),
 a withdrawal ("tirei"), a month without a day, or any word in `_NOT_CERTAIN` leaves it to the
-model. "eu e o Bruno colocamos 500 cada" is one call for each of a couple (`_each_of_two`). "comprei 300 euros pra viagem" is a contribution only a
+model. "eu e o Bruno colocamos 500 cada" is one call for each of a couple (`_each_of_two`); "o Bruno
+aportou 500" is Bruno's (`_member_put`). "comprei 300 euros pra viagem" is a contribution only a
 reader of intentions can tell: the model's.
 """
 
@@ -24,7 +25,11 @@ CONTRIBUTE: Final = "contributeToGoal"
 
 # The verbs of putting money in a goal (folded); a message without one is not a contribution here.
 _PUT: Final = frozenset({"aportei", "aporta", "aporte", "aportar", "coloquei", "coloca", "guardei", "guarda",
-                         "juntei", "depositei", "poupei", "botei", "bota"})
+                         "juntei", "depositei", "poupei", "botei", "bota", "poe", "separei", "investi", "apliquei",
+                         "transferi", "mandei"})
+# The same verbs with a member before them: "o Bruno aportou 500 na reserva" is Bruno's.
+_MEMBER_PUT: Final = frozenset({"aportou", "colocou", "guardou", "juntou", "depositou", "poupou", "botou",
+                                "separou", "investiu", "aplicou", "transferiu", "mandou"})
 # Words that make it something else, or something the reader cannot be sure of (folded; "*": prefix).
 _NOT_CERTAIN: Final = ("cada", "metade", "divid*", "nao", "nem", "cancel*", "desfaz*", "apag*", "tira*", "tirei",
                        "retir*", "saque*", "saquei", "resgat*", "vou", "vamos", "vai", "quero", "queremos",
@@ -46,7 +51,9 @@ def read_contribution(text: str, said: Scan, subjects: Subjects, members: Sequen
     """The one contributeToGoal call the message certainly means, or None (the model's)."""
     words = said.words
     each = _each_of_two(words, members)
-    if "?" in text or not words or opens_correction(words) or not set(words) & (_WE_PUT if each else _PUT):
+    payer = _member_put(words, members)
+    verbs = _WE_PUT if each else _PUT | (_MEMBER_PUT if payer else frozenset())
+    if "?" in text or not words or opens_correction(words) or not set(words) & verbs:
         return None
     if len(said.amounts) != 1 or said.strays or len(said.whens) > 1 or len(said.currencies) > 1:
         return None
@@ -59,6 +66,8 @@ def read_contribution(text: str, said: Scan, subjects: Subjects, members: Sequen
     own = set(words_of(goal))
     if each:
         own |= _WE_PUT | _EACH | _BOTH | {fold(m.name) for m in members}
+    if payer is not None:
+        own |= {payer[1]}
     rest = " ".join(word for index, word in enumerate(words) if index not in covered and word not in own)
     for phrase in _BY_SPEAKER:
         rest = f" {rest} ".replace(f" {phrase} ", " ").strip()
@@ -75,7 +84,19 @@ def read_contribution(text: str, said: Scan, subjects: Subjects, members: Sequen
         arguments["date"] = day.isoformat()
     if each:
         return [{"name": CONTRIBUTE, "arguments": {**arguments, "paidBy": member.name}} for member in members]
+    if payer is not None:
+        arguments["paidBy"] = payer[0].name
     return [{"name": CONTRIBUTE, "arguments": arguments}]
+
+
+def _member_put(words: Sequence[str], members: Sequence[Member]) -> tuple[Member, str] | None:
+    """The member who put the money in, named right before the verb ("o Bruno aportou 500",
+    "a Ana colocou 300"), and the word that names them; None otherwise."""
+    for index, word in enumerate(words[1:], start=1):
+        if word in _MEMBER_PUT:
+            member = member_called(members, words[index - 1])
+            return (member, words[index - 1]) if member is not None else None
+    return None
 
 
 def _each_of_two(words: Sequence[str], members: Sequence[Member]) -> bool:

@@ -43,6 +43,11 @@ def contribution(goal: str, amount: str, currency: str = "BRL", **more: Any) -> 
     ("aporta R$ 500 na meta de Amsterdam, eu paguei", contribution("Amsterdam Setembro/2026", "500")),
     ("aporta 250 na amsterdam, fui eu", contribution("Amsterdam Setembro/2026", "250")),
     ("juntei 1.500,50 pra reserva ontem", contribution("Reserva de emergência", "1500.50", date="2026-06-30")),
+    ("põe 500 na reserva", contribution("Reserva de emergência", "500")),
+    ("separei 300 pro casamento", contribution("Casamento", "300")),
+    ("transferi 1.000 pra reserva", contribution("Reserva de emergência", "1000")),
+    ("o Bruno guardou 500 na reserva", contribution("Reserva de emergência", "500", paidBy="Bruno")),
+    ("a Ana aportou 200 euros na amsterdam", contribution("Amsterdam Setembro/2026", "200", "EUR", paidBy="Ana")),
 ])
 def test_a_plain_contribution_is_the_call_aporte_would_make(text: str, calls: list[dict[str, Any]]) -> None:
     assert reader().read(text) == calls
@@ -52,7 +57,9 @@ def test_a_plain_contribution_is_the_call_aporte_would_make(text: str, calls: li
     "comprei 300 euros pra viagem de amsterdam",        # buying euros: a contribution only by intention
     "eu e o Bruno colocamos 500 na reserva",            # two members: together, or each?
     "colocamos 500 cada na reserva",                    # who is "we"?
-    "o Bruno guardou 500 na reserva",                   # no verb of the speaker's
+    "o Pedro guardou 500 na reserva",                   # not a member
+    "o Bruno guardou 500 na reserva e eu 300",          # two payers, two amounts
+    "mandei 500 pro Bruno pra reserva",                 # to a member: an acerto, or the goal?
     "aportei 500 na reserva, o Bruno pagou",            # another member
     "vou guardar 500 pro casamento",                    # a plan
     "guardei 500 por mês pro casamento",                # a monthly plan
