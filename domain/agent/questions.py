@@ -40,7 +40,7 @@ _OWED: Final = frozenset({"devo", "deve", "devem", "devemos", "devendo", "deves"
 _FATURA: Final = frozenset({"fatura", "faturas"})
 _AFFORD: Final = frozenset({"viavel", "bancar", "cabe", "caber", "possivel", "conseguimos", "consegue",
                             "consigo", "conseguiremos", "conseguir"})
-_CAN: Final = frozenset({"da", "dá"})  # "dá pra …"
+_CAN: Final = frozenset({"da", "dá", "dar"})  # "dá pra …", "vai dar pra …"
 _FOR: Final = frozenset({"pra", "para", "pro"})
 _SAVE: Final = frozenset({"juntar", "guardar", "ter", "economizar", "poupar", "quiser", "quisermos"})
 _STOP: Final = frozenset({"de", "do", "da", "dos", "das", "e", "a", "o", "ao", "em", "no", "na", "pra", "pro",
@@ -111,8 +111,8 @@ def _feasibility(said: Scan, goal: str | bool | None, card: str | bool | None, e
     day (a day written whole: "até dezembro" says no day, and "o fim do ano" is the model's)."""
     if card or expense:
         return None
-    if goal:
-        return None if said.amounts or said.whens else [_call(FEASIBILITY, {"goal": goal})]
+    if goal:  # "até o fim do ano": a deadline of the member's own, which the reader cannot read
+        return None if said.amounts or said.whens or "ate" in said.words else [_call(FEASIBILITY, {"goal": goal})]
     if len(said.amounts) != 1 or len(said.whens) != 1 or said.whens[0].day is None:
         return None
     if not set(said.words) & _SAVE or len(said.currencies) > 1:

@@ -71,6 +71,7 @@ def read(tool: str, /, **arguments: Any) -> list[dict[str, Any]]:
     ("e a fatura de junho do nubank?", read("cardBill", card="Nubank", period="2026-06")),
     ("conseguimos bancar o carro novo?", read("checkFeasibility", goal="Carro novo")),
     ("e aí, dá pra lua de mel?", read("checkFeasibility", goal="Lua de mel")),
+    ("vai dar pra ir pro carro novo?", read("checkFeasibility", goal="Carro novo")),
     ("dá pra juntar 20 mil até 01/12/2027?",
      read("checkFeasibility", target={"amount": "20000", "currency": "BRL"}, deadline="2027-12-01")),
     ("dá pra juntar 5.000 euros até 01/06/2027?",
@@ -98,6 +99,7 @@ def test_a_fatura_asked_without_a_card_is_the_only_cards() -> None:
     "o que você acha?",                             # no subject
     "posso cancelar a meta do carro?",              # a change asked
     "quanto foi o mercado? não, a luz",             # a correction
+    "conseguimos o carro novo até o fim do ano?",   # a deadline of their own, not the goal's
 ])
 def test_a_question_whose_subject_is_not_certain_is_left_to_the_model(text: str) -> None:
     assert reader().read(text) is None
