@@ -277,11 +277,15 @@ async def test_a_correction_naming_another_expense_moves_the_spend_there_with_no
     "não, foi no mercado",                # the same expense: what is wrong, then?
 ])
 async def test_a_correction_of_the_expense_that_says_more_is_the_models(correction: str) -> None:
-    model = ScriptedModel(say("O que mudo?"))
+    await assert_the_model_answers_after_a_spend(correction, sender="Ana")
+
+
+async def assert_the_model_answers_after_a_spend(text: str, sender: str) -> None:
+    model = ScriptedModel(say("Pode me dizer mais?"))
     chat, _ = await chat_with(model)
     await chat.send("gastei 50 no mercado", sender="Ana")
 
-    reply = await chat.send(correction, sender="Ana")
+    reply = await chat.send(text, sender=sender)
 
     assert len(model.requests) == 1 and not reply.receipts
 
@@ -358,13 +362,7 @@ async def test_a_yes_to_the_one_preview_waiting_confirms_it_with_no_model(text: 
 @pytest.mark.parametrize("text", ["isso?", "certo, e o mercado?", "não tá certo", "isso, mas foi 40", "bom dia",
                                   "valeu", "obrigado"])  # thanks alone is no yes
 async def test_words_that_ask_or_say_more_than_yes_are_the_models_even_with_one_preview_waiting(text: str) -> None:
-    model = ScriptedModel(say("Pode me dizer mais?"))
-    chat, _ = await chat_with(model)
-    await chat.send("gastei 50 no mercado", sender="Ana")
-
-    reply = await chat.send(text, sender="Bruno")
-
-    assert len(model.requests) == 1 and not reply.receipts
+    await assert_the_model_answers_after_a_spend(text, sender="Bruno")
 
 
 async def test_a_yes_after_a_correction_that_proposed_nothing_is_the_models_not_the_old_preview() -> None:
