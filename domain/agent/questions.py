@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any, Final
 
 from domain.money import Money, Period
-from domain.reading.message import Found, Scan
+from domain.reading.message import Found, Scan, deadline
 from domain.text import matches_any, phrase_spans, words_of
 
 # A question starts with one of these (after "e", "ei", "amor"…), or ends with "?".
@@ -108,20 +108,19 @@ def read_question(text: str, said: Scan, subjects: Subjects) -> list[dict[str, A
 def _feasibility(said: Scan, goal: str | bool | None, card: str | bool | None, expense: str | bool | None,
                  subjects: Subjects) -> list[dict[str, Any]] | None:
     """"dá pra lua de mel?": that goal; "dá pra juntar 20 mil até 01/12/2027?": that target by that
-    day (a day written whole: "até dezembro" says no day, and "o fim do ano" is the model's)."""
+    day, or by the first of the month written ("até dezembro de 2027", as a new goal's deadline
+    is read); "o fim do ano" is the model's."""
     if card or expense:
         return None
     if goal:  # "até o fim do ano": a deadline of the member's own, which the reader cannot read
         return None if said.amounts or said.whens or "ate" in said.words else [_call(FEASIBILITY, {"goal": goal})]
-    if len(said.amounts) != 1 or len(said.whens) != 1 or said.whens[0].day is None:
+    if len(said.amounts) != 1 or not set(said.words) & _SAVE or len(said.currencies) > 1:
         return None
-    if not set(said.words) & _SAVE or len(said.currencies) > 1:
-        return None
-    deadline = said.whens[0].day
-    if deadline <= subjects.today:
+    by = deadline(said, subjects.today)
+    if by is None:
         return None
     return [_call(FEASIBILITY, {"target": money_said(said, said.amounts[0], subjects.currency),
-                                "deadline": deadline.isoformat()})]
+                                "deadline": by.isoformat()})]
 
 
 def _fatura(said: Scan, card: str | bool | None, goal: str | bool | None,
@@ -151,8 +150,8 @@ def _fatura(said: Scan, card: str | bool | None, goal: str | bool | None,
 def _affordability(words: Sequence[str]) -> bool:
     if set(words) & _AFFORD:
         return True
-    return any(word in _CAN and index + 1 < len(words) and words[index + 1] in _FOR
-               for index, word in enumerate(words))
+    return words[-1] in _CAN or any(  # "… até dezembro de 2027, dá?"
+        word in _CAN and index + 1 < len(words) and words[index + 1] in _FOR for index, word in enumerate(words))
 
 
 def money_said(said: Scan, found: Found, currency: str) -> dict[str, str]:

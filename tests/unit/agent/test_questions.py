@@ -72,6 +72,9 @@ def read(tool: str, /, **arguments: Any) -> list[dict[str, Any]]:
     ("conseguimos bancar o carro novo?", read("checkFeasibility", goal="Carro novo")),
     ("e aí, dá pra lua de mel?", read("checkFeasibility", goal="Lua de mel")),
     ("vai dar pra ir pro carro novo?", read("checkFeasibility", goal="Carro novo")),
+    # a month is its first day, as a new goal's deadline
+    ("se a gente quiser 30k até dezembro de 2027, dá?", read(
+        "checkFeasibility", target={"amount": "30000", "currency": "BRL"}, deadline="2027-12-01")),
     ("dá pra juntar 20 mil até 01/12/2027?",
      read("checkFeasibility", target={"amount": "20000", "currency": "BRL"}, deadline="2027-12-01")),
     ("dá pra juntar 5.000 euros até 01/06/2027?",
@@ -93,8 +96,8 @@ def test_a_fatura_asked_without_a_card_is_the_only_cards() -> None:
     "gastei 50 no mercado, quanto sobrou?",         # a spend too
     "quanto eu devo? acerta aí",                    # an acerto too
     "tem 50 no mercado?",                           # an amount a read does not take
-    "dá pra juntar 30k até dezembro de 2027?",      # a month, not a day: the model's
     "dá pra juntar 10 mil até 01/01/2026?",         # a day gone by
+    "dá pra juntar 10 mil até o fim do ano?",       # no day or month written
     "quanto o carro novo gastou de uber?",          # a goal and an expense
     "o que você acha?",                             # no subject
     "posso cancelar a meta do carro?",              # a change asked
