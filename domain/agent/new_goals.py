@@ -1,5 +1,7 @@
 """A new goal, read with no model: "cria uma meta Reforma do banheiro de 12 mil, eu e o Diego",
-"nova meta: Mudança, R$ 8 mil até 30/09/2026, nós dois", "cria a meta Reserva, 20 mil".
+"nova meta: Mudança, R$ 8 mil até 30/09/2026, nós dois", "cria a meta Reserva, 20 mil"; and the
+couple's wish to save for something new, "eu e o Bruno queremos juntar 6 mil euros pra lua de mel
+até junho de 2028" (`_wish`).
 
 It is the `createGoal` call /meta makes, and only when the message asks for a goal in so many
 words (cria, abre, nova … meta), names it right after "meta", and writes one amount: its currency
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from domain.agent.questions import Subjects, money_said
+from domain.agent.questions import Subjects, goal_named, money_said
 from domain.household import Member, member_called
 from domain.reading.message import Scan, deadline
 from domain.reading.replies import opens_correction
@@ -44,6 +46,12 @@ _EVERYONE: Final = frozenset({"nos", "dois", "duas", "gente", "juntos", "ambos",
 _SPEAKER: Final = frozenset({"eu", "mim", "minha", "meu"})
 _ALONE: Final = frozenset({"so", "somente", "apenas", "sozinho", "sozinha"})
 _PUNCTUATION: Final = frozenset(",;:-–—(")
+# "queremos juntar 6 mil pra lua de mel": the couple's wish, a verb of saving, and what it is for.
+_WE_WANT: Final = frozenset({"queremos", "vamos", "precisamos"})
+_SAVE: Final = frozenset({"juntar", "guardar", "poupar", "economizar"})
+_FOR: Final = frozenset({"pra", "para", "pro", "p"})
+_ARTICLES: Final = frozenset({"a", "o", "as", "os", "nossa", "nosso", "nossas", "nossos", "uma", "um"})
+_INFINITIVE: Final = ("ar", "er", "ir")
 MAX_NAME_WORDS: Final = 6
 _NOT_A_NAME: Final = frozenset({"de", "da", "do", "pra", "para", "pro", "com", "no", "na", "e", "que",
                                 "nossa", "nosso", "minha", "meu"})
@@ -57,12 +65,38 @@ def read_new_goal(text: str, said: Scan, subjects: Subjects, members: Sequence[M
         return None
     start = _name_start(words)
     if start is None:
-        return None
+        return _wish(text, said, subjects, members)
     for end in _name_ends(said, start):
         call = _goal(text, said, subjects, members, start, end)
         if call is not None:
             return [call]
     return None
+
+
+def _wish(text: str, said: Scan, subjects: Subjects, members: Sequence[Member]) -> list[dict[str, Any]] | None:
+    """"eu e o Bruno queremos juntar 6 mil euros pra lua de mel até junho de 2028": a goal the
+    couple sets out to save for, named after "pra", which the household does not have yet (one it
+    has makes this a plan for it: the model's). Only "queremos", "vamos" or "precisamos" with a
+    verb of saving, right before the one amount."""
+    words = said.words
+    at = next((i for i in range(len(words) - 1) if words[i] in _WE_WANT and words[i + 1] in _SAVE), None)
+    if at is None or len(said.amounts) != 1 or said.amounts[0].first != at + 2:
+        return None
+    amount = said.amounts[0]
+    start = amount.last + 1
+    if start >= len(words) or words[start] not in _FOR:
+        return None
+    start += 1
+    while start < len(words) and words[start] in _ARTICLES:
+        start += 1
+    if start >= len(words) or words[start].endswith(_INFINITIVE) or goal_named(
+            words, said.covered(), subjects.goals) is not None:
+        return None  # "pra trocar de carro": what the name is, the model asks; a goal they have: a plan
+    ends = _name_ends(said, start)
+    if not ends:
+        ends = [len(words)]
+    call = _goal(text, said, subjects, members, start, ends[0], before=range(0, at), skip=range(at, start))
+    return [call] if call is not None else None
 
 
 def _name_start(words: Sequence[str]) -> int | None:
@@ -118,8 +152,11 @@ def _parted(said: Scan, index: int) -> bool:
     return bool(set(said.text[said.tokens[index - 1].end:said.tokens[index].start]) & _PUNCTUATION)
 
 
-def _goal(text: str, said: Scan, subjects: Subjects, members: Sequence[Member], start: int, end: int
-          ) -> dict[str, Any] | None:
+def _goal(text: str, said: Scan, subjects: Subjects, members: Sequence[Member], start: int, end: int,
+          before: range = range(0), skip: range = range(0)) -> dict[str, Any] | None:
+    """The call for the name at words[start:end]; `before` are words ahead of the name that
+    may name who saves ("eu e o Bruno queremos …"), `skip` words already read (the verbs, the
+    amount and "pra")."""
     words = said.words
     if not 1 <= end - start <= MAX_NAME_WORDS:
         return None
@@ -128,16 +165,17 @@ def _goal(text: str, said: Scan, subjects: Subjects, members: Sequence[Member], 
     name = text[said.tokens[start].start:said.tokens[end - 1].end].strip()
     if not any(character.isalpha() for character in name) or any(c in name for c in _PUNCTUATION | {"?", "\n"}):
         return None
-    if name == name.lower():
-        name = name[0].upper() + name[1:]  # "reforma do banheiro": as a name is written
-    rest = range(end, len(words))
-    amounts = [found for found in said.amounts if found.first >= end]
+    if name.split()[0] == name.split()[0].lower():
+        name = name[0].upper() + name[1:]  # "reforma do banheiro", "festa do Theo": as a name is written
+    rest = [*before, *range(end, len(words))]
+    amounts = [found for found in said.amounts if found.first >= end or found.first in skip]
     if len(amounts) != 1 or any(found.first < end <= found.last for found in said.amounts):
         return None
     whens = [when for when in said.whens if when.first >= end]
-    if len(whens) != len([when for when in said.whens if when.last >= start]) or len(whens) > 1:
+    if len(whens) != len([when for when in said.whens if when.last >= start]) or len(whens) > 1 or (
+            before and len(whens) != len(said.whens)):
         return None  # a day or month inside the name ("Natal de dezembro") is not a deadline
-    if any(index >= end for index in said.strays):
+    if any(index >= end or index in before for index in said.strays):
         return None
     covered = {i for found in amounts for i in range(found.first, found.last + 1)} | {
         i for when in whens for i in range(when.first, when.last + 1)}

@@ -72,6 +72,30 @@ def test_a_goal_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> Non
     assert reader().read(text) is None
 
 
+@pytest.mark.parametrize(("text", "calls"), [
+    ("eu e o Bruno queremos juntar 6 mil euros pra lua de mel até junho de 2028",
+     goal("Lua de mel", "6000", "EUR", deadline="2028-06-01")),
+    ("queremos juntar 6 mil pra nossa lua de mel", goal("Lua de mel", "6000")),
+    ("vamos guardar 10 mil pra reforma da cozinha até dezembro",
+     goal("Reforma da cozinha", "10000", deadline="2026-12-01")),
+    ("precisamos juntar 5 mil pra festa do Theo, nós dois", goal("Festa do Theo", "5000")),
+])
+def test_the_couples_wish_to_save_for_something_new_is_a_new_goal(text: str, calls: list[dict[str, Any]]) -> None:
+    assert reader().read(text) == calls
+
+
+@pytest.mark.parametrize("text", [
+    "queremos juntar 40 mil pro carro novo",              # a goal they have: a plan for it
+    "queremos juntar 6 mil pra trocar de carro",          # what is the goal's name?
+    "quero juntar 6 mil pra lua de mel",                  # one wishes: who saves?
+    "queremos juntar 6 mil pra lua de mel até 2028?",     # a question
+    "queremos juntar 6 mil por mês pra lua de mel",       # a monthly amount
+    "queremos juntar 6 mil pra lua de mel e 2 mil pra festa",  # two goals
+])
+def test_a_wish_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> None:
+    assert reader().read(text) is None
+
+
 def test_eu_and_one_member_is_the_couple_only_in_a_household_of_two() -> None:
     assert reader().read("cria a meta Viagem, 5 mil, eu e o Bruno") == goal("Viagem", "5000")
     assert reader("Lara").read("cria a meta Viagem, 5 mil, eu e o Bruno") is None
