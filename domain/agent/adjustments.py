@@ -6,7 +6,8 @@ It is the `adjustExpense` call /ajuste makes, and only on change words (issue 25
 foi pra, passa a ser, agora é, atualiza … pra): one expense it is sure of, one amount in the
 household's currency right after "pra"/"para" (or "agora é", "passa a ser"), and no word beyond the
 few such a sentence is made of. A percentage ("a unimed reajustou 12%") is this month's expected
-amount that much up or down, to the cent. A change by an amount ("diminui 50 na academia"), a
+amount that much up or down, to the cent. A new amount under a fifth of the current one or over
+five times it ("a gasolina subiu pra 6,20": the litre's price), a change by an amount ("diminui 50 na academia"), a
 month ("a partir de agosto"), a reason ("pq no inverno aumenta"), a question, or a correction are
 the model's.
 """
@@ -37,6 +38,10 @@ _PLAIN: Final = frozenset({"o", "a", "os", "as", "do", "da", "de", "dos", "das",
                            "entao", "mes", "ao"})
 
 
+# A new expected amount this far from the current one (a fifth of it, five times it) is not
+# a change the reader is sure of: a price per litre, a digit too many. The model asks.
+_FAR: Final = (Decimal("0.2"), Decimal("5"))
+
 # A change by a percentage: which way (folded), and the percentage as written ("12%", "5,5%").
 _UP: Final = frozenset({"subiu", "sobe", "aumentou", "aumenta", "reajustou", "reajusta", "reajuste", "reajustar"})
 _DOWN: Final = frozenset({"baixou", "baixa", "diminuiu", "diminui", "caiu"})
@@ -65,6 +70,10 @@ def read_adjustment(said: Scan, subjects: Subjects) -> list[dict[str, Any]] | No
     rest = [word for index, word in enumerate(words) if index not in covered and index not in taken]
     if any(word not in _CHANGE | _TO | _PLAIN for word in rest):
         return None
+    current = dict(subjects.expected).get(name)
+    if current is not None and current.amount > 0 and not (
+            _FAR[0] <= found.value / current.amount <= _FAR[1]):
+        return None  # "a gasolina subiu pra 6,20" (500 a month): a unit price, or a slip of a digit
     return [{"name": ADJUST, "arguments": {"expense": name,
                                            "newExpected": money_said(said, found, subjects.currency)}}]
 

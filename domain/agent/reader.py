@@ -71,7 +71,7 @@ _SPEAKER_SPENT: Final = frozenset({"gastei", "gastamos", "paguei", "pagamos", "c
 _SPEAKER: Final = _SELF | _SPEAKER_SPENT | frozenset({"comigo", "fui"})
 _MINE: Final = frozenset({"meu", "minha", "meus", "minhas"})
 _JOINERS: Final = frozenset({"e", "mais", "tambem", "tb", "+"})
-_CHANGE_TO: Final = frozenset({"pra", "para"})
+_CHANGE_TO: Final = frozenset({"pra", "para", "em"})
 _PER: Final = frozenset({"por", "ao"})  # "por mês", "ao mês"
 _COSTS: Final = frozenset({"custa", "custam"})
 _BY_PIX: Final = frozenset({"no", "pelo", "via", "por", "com"})  # "no pix": how it was paid
@@ -184,7 +184,7 @@ class SpendReader:
         if any(i not in taken for i in said.strays) or any(not self._home(found) for found in amounts):
             return None
         if any(a.first > 0 and words[a.first - 1] in _CHANGE_TO for a in amounts):
-            return None  # "foi pra 120", "subiu pra 2.750": a new expected amount, not a spend
+            return None  # "foi pra 120", "subiu pra 2.750", "coloca o mercado em 1800": a new expected amount
         if any(_states_a_price(said, a.first) for a in amounts) or _per_month(said):
             return None  # "o aluguel é 3.200", "mercado 1.500 por mês": what it costs, not a spend
         if any(code != self.currency for code in said.currencies):

@@ -121,6 +121,7 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "já gastamos 1500 no mercado esse mês",  # a running total, not a spend
     "o mercado tá em 1500",
     "já gastei 200 no mercado",              # a spend, or the month's total so far?
+    "coloca o mercado em 1800",              # what the Mercado is set to: a new expected amount
     "mercado acumulado 1500",
     "economizei 50 no mercado",              # a saving
     "gastei 50 a menos no mercado",
