@@ -157,7 +157,7 @@ class SpendReader:
         goal = read_new_goal(text, said, subjects, self.members)
         if goal is not None:
             return goal
-        income = read_income(said, subjects)
+        income = read_income(said, subjects, self.members)
         if income is not None:
             return income
         adjustment = read_adjustment(said, subjects)

@@ -45,6 +45,12 @@ def test_the_household_s_income_said_plainly_is_the_call_the_model_would_make(
     assert reader().read(text) == calls
 
 
+@pytest.mark.parametrize("text", ["a renda do Bruno é 5 mil", "o Bruno ganha 5 mil por mês", "o salário do Bruno é 5.000"])
+def test_a_members_income_said_plainly_is_that_members(text: str) -> None:
+    assert reader().read(text) == [{"name": "setIncome", "arguments": {
+        "amount": {"amount": "5000", "currency": "BRL"}, "member": "Bruno"}}]
+
+
 def test_an_income_in_the_household_s_other_currency_keeps_that_currency() -> None:
     assert reader("EUR").read("o rendimento mensal da família agora é 4.650 euros") == income("4650", "EUR")
 
@@ -52,7 +58,9 @@ def test_an_income_in_the_household_s_other_currency_keeps_that_currency() -> No
 @pytest.mark.parametrize("text", [
     "minha renda é 5 mil",                               # the speaker's own
     "renda 9 mil",                                        # whose?
-    "a renda do Bruno é 5 mil",                           # a member's
+    "o Bruno ganha 5 mil a mais que eu",                  # more than a member's income
+    "o Pedro ganha 5 mil",                                # not a member
+    "a renda do Bruno e da Ana é 12 mil",                 # two members
     "nossa renda é 12 mil?",                              # a question
     "nossa renda é 12 mil desde março",                   # from a month on
     "nossa renda vai ser 12 mil",                         # a plan
