@@ -544,7 +544,12 @@ def reader_call(index: int, name: str, arguments: Mapping[str, Any]) -> dict[str
 
 def with_speaker(tool: Tool, arguments: dict[str, Any], sender: str | None) -> dict[str, Any]:
     """Who paid, when the model leaves it out or writes "eu": the member speaking (the preview
-    shows the name, so the member sees the default before confirming)."""
+    shows the name, so the member sees the default before confirming); and a tool's member
+    written as "eu" (`self_argument`: "minha renda"), which left out stays out."""
+    own = tool.self_argument
+    if own is not None and sender is not None and isinstance(arguments.get(own), str) \
+            and fold(arguments[own]) in SELF_WORDS:
+        arguments = {**arguments, own: sender}  # "minha renda": the member speaking, never left out
     key = tool.speaker_argument
     if key is None or sender is None:
         return arguments

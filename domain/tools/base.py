@@ -235,6 +235,9 @@ class Tool(ABC, Generic[A]):
     offered: ClassVar[bool] = True
     # The argument that names who paid, filled with the member speaking when the model omits it.
     speaker_argument: ClassVar[str | None] = None
+    # An argument where a member may write themself ("eu": the member speaking) but whose absence
+    # means no member at all: setIncome's `member` (left out, the household's income).
+    self_argument: ClassVar[str | None] = None
     # The arguments taken from the member's words rather than the model's (domain.tools.grounding),
     # and what a message must say for this tool to be proposed.
     grounded: ClassVar[Mapping[str, Ground]] = MappingProxyType({})

@@ -415,6 +415,7 @@ class SetIncomeTool(_BudgetWriteTool):
     args_model = SetIncomeArgs
     grounded = grounds(amount=Ground.MONEY)
     intent = Intent.INCOME
+    self_argument = "member"  # "minha renda": member "eu", the member speaking
 
     async def set_income(self, *, amount: dict[str, Any], operation_id: str, member: str | None = None,
                          confirm: bool = False) -> ToolReceipt:

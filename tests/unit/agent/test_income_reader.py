@@ -4,16 +4,23 @@ is left to the model. And a price stated ("o aluguel é 3.200") is no spend."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
 
+from domain.agent.chat import AgentChat, with_speaker
 from domain.agent.reader import SpendReader
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
+from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
+from domain.ledger import InMemoryLedger
 from domain.money import Money
+from domain.operations.log import InMemoryOperationLog
+from domain.tools.base import HouseholdBinding
+from domain.tools.registry import household_tools
+from tests.fakes.scripted_model import ScriptedModel
 
 TODAY = date(2026, 4, 8)
 
@@ -56,7 +63,7 @@ def test_an_income_in_the_household_s_other_currency_keeps_that_currency() -> No
 
 
 @pytest.mark.parametrize("text", [
-    "minha renda é 5 mil",                               # the speaker's own
+    "minha renda e a do Bruno é 12 mil",                 # two members
     "renda 9 mil",                                        # whose?
     "o Bruno ganha 5 mil a mais que eu",                  # more than a member's income
     "o Pedro ganha 5 mil",                                # not a member
@@ -110,3 +117,41 @@ def test_spends_said_with_e_or_a_month_are_still_spends(text: str, expense: str,
     assert calls[0]["name"] == "recordSpend"
     assert calls[0]["arguments"]["expense"] == expense
     assert calls[0]["arguments"]["amount"]["amount"] == amount
+
+
+@pytest.mark.parametrize("text", ["minha renda é 7 mil", "meu salário é 7.000", "eu ganho 7 mil por mês"])
+def test_the_speakers_own_income_is_written_eu_for_the_chat_to_name(text: str) -> None:
+    assert reader().read(text) == [{"name": "setIncome", "arguments": {
+        "amount": {"amount": "7000", "currency": "BRL"}, "member": "eu"}}]
+
+
+async def test_the_chat_names_the_member_speaking_where_the_income_is_theirs_with_no_model() -> None:
+    house = Household.create("Casa", "BRL", id="h1")
+    house.add_member("Ana", id="m-ana"), house.add_member("Bruno", id="m-bruno")
+    budget = Budget.create("BRL", id="b1", household_id="h1")
+    ledger = InMemoryLedger()
+    repo = InMemoryBudgetRepository(ledger)
+    await repo.save(budget)
+    tools = household_tools(HouseholdBinding(
+        household=house, budget_id="b1", budgets=repo, goals=InMemoryGoalRepository(ledger),
+        operations=InMemoryOperationLog(), clock=lambda: datetime(2026, 4, 8, 12, tzinfo=UTC), ledger=ledger))
+    model = ScriptedModel()  # any request would fail the test
+    chat = AgentChat.create(model, tools, reader=SpendReader.of(house, budget, [], TODAY).read)
+
+    reply = await chat.send("minha renda é 7 mil", sender="Bruno")
+
+    [receipt] = reply.receipts
+    assert model.requests == [] and not receipt.confirmed
+    assert receipt.preview["member"] == "Bruno"
+
+
+def test_without_a_speaker_eu_names_no_member() -> None:
+    house = Household.create("Casa", "BRL", id="h1")
+    ledger = InMemoryLedger()
+    [tool] = [t for t in household_tools(HouseholdBinding(
+        household=house, budget_id="b1", budgets=InMemoryBudgetRepository(ledger),
+        goals=InMemoryGoalRepository(ledger), operations=InMemoryOperationLog(),
+        clock=lambda: datetime(2026, 4, 8, 12, tzinfo=UTC))) if t.name == "setIncome"]
+    assert with_speaker(tool, {"member": "eu"}, None) == {"member": "eu"}  # the tool refuses "eu" then
+    assert with_speaker(tool, {}, "Ana") == {}                              # left out: the household's
+    assert with_speaker(tool, {"member": "Eu"}, "Ana") == {"member": "Ana"}
