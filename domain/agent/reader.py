@@ -90,6 +90,7 @@ _SPENT: Final = frozenset({"gastei", "gastamos", "gastou", "gastaram", "paguei",
 # shop, Uber Eats and 99Food deliver meals. Unless the household calls an expense so, the model's.
 _OTHER_BRANDS: Final = (("mercado", "livre"), ("mercadolivre",), ("mercado", "pago"), ("uber", "eats"),
                         ("99", "food"), ("99food",), ("99", "pay"), ("99pay",))
+_RECORD: Final = frozenset({"lanca", "registra", "anota", "coloca", "poe", "bota", "lancar", "registrar"})
 MAX_SPENDS: Final = 5
 MAX_TEXT: Final = 300  # characters: a longer message is more than a spend
 
@@ -179,6 +180,11 @@ class SpendReader:
         # An expense's name with digits ("99", "Celular 2") is a name, not an amount; "em 2 vezes" neither.
         taken = named | (set(parcelas[1]) if parcelas else set())
         amounts = [a for a in said.amounts if not taken & set(range(a.first, a.last + 1))]
+        difference = _difference(words, amounts)
+        if difference is not None:  # "o wifi veio 139,90, lança a diferença de 19,90": the 19,90
+            taken |= {i for a in amounts if a is not difference for i in range(a.first, a.last + 1)}
+            taken |= {difference.first - 2, difference.first - 1}
+            amounts = [difference]
         if len(amounts) != len(matches) or len(amounts) > MAX_SPENDS:
             return None
         if any(i not in taken for i in said.strays) or any(not self._home(found) for found in amounts):
@@ -546,6 +552,16 @@ def _per_month(said: Scan) -> bool:
     words = said.words
     return bool(set(words) & _COSTS) or any(
         word == "mes" and index > 0 and words[index - 1] in _PER for index, word in enumerate(words))
+
+
+def _difference(words: Sequence[str], amounts: Sequence[Found]) -> Found | None:
+    """The amount after "lança a diferença de" ("o wifi veio 139,90, lança a diferença de 19,90"):
+    the spend, the other amounts its story. Only with a word asking to record it and two amounts
+    at most; None otherwise."""
+    if len(amounts) > 2 or not set(words) & _RECORD:
+        return None
+    found = [a for a in amounts if a.first >= 2 and tuple(words[a.first - 2:a.first]) == ("diferenca", "de")]
+    return found[0] if len(found) == 1 else None
 
 
 def _another_brand(words: Sequence[str], matches: Sequence[_Match]) -> bool:

@@ -85,6 +85,7 @@ def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> di
     ("gastei 50 no mercado no fim de semana", [spend("Mercado", "50", "2026-06")]),  # Saturday 27 June
     ("chegou a conta de luz: 187,40, já paguei", [spend("Luz", "187.40")]),  # "já" before a bill paid
     ("uber ida e volta do aeroporto 120", [spend("Uber", "120")]),
+    ("mês passado a luz veio 139,90, lança a diferença de 19,90", [spend("Luz", "19.90", "2026-06")]),
 ])
 def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict[str, Any]] | None) -> None:
     assert reader().read(text) == calls
@@ -122,6 +123,8 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "o mercado tá em 1500",
     "já gastei 200 no mercado",              # a spend, or the month's total so far?
     "coloca o mercado em 1800",              # what the Mercado is set to: a new expected amount
+    "a luz veio 250, diferença de 30 pro mês passado",  # a difference told, not asked to record
+    "lança a diferença no mercado",          # which difference: the model computes or asks
     "mercado acumulado 1500",
     "economizei 50 no mercado",              # a saving
     "gastei 50 a menos no mercado",
