@@ -18,7 +18,7 @@ from domain.agent.text_calls import read_text_calls
 from domain.errors import DomainError
 from domain.operations.log import InMemoryOperationLog, Operation, OperationLog, OperationStatus
 from domain.operations.receipts import ToolReceipt
-from domain.reading.replies import may_correct, only_agrees
+from domain.reading.replies import may_correct, only_agrees, refers_back
 from domain.text import fold
 from domain.tools.base import Tool, WriteArgs, WriteTool, compact_json
 from domain.tools.confirmer import Confirmer
@@ -285,6 +285,9 @@ class AgentChat:
         if may_correct(text):  # only a correction reads the conversation: a plain spend needs none of it
             history = await self.conversations.recent(self.conversation_id, self.history_turns)
             last = await self._as_proposed(last_write_call(history, self.tools))
+        elif refers_back(text):  # "coloca 1.000 nela": the goal the last write was about, written or not
+            history = await self.conversations.recent(self.conversation_id, self.history_turns)
+            last = last_write_call(history, self.tools)
         read = self.reader(text, last)
         if not read:
             return None

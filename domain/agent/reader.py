@@ -29,9 +29,9 @@ from typing import Any, Final, Literal
 from pydantic.alias_generators import to_snake
 
 from domain.agent.adjustments import IS, read_adjustment
-from domain.agent.contributions import read_contribution
+from domain.agent.contributions import CONTRIBUTE, read_contribution
 from domain.agent.income import read_income
-from domain.agent.new_goals import read_new_goal
+from domain.agent.new_goals import CREATE_GOAL, read_new_goal
 from domain.agent.questions import Subjects, is_question, read_question
 from domain.agent.settlements import read_settlement
 from domain.budget import Budget
@@ -43,7 +43,14 @@ from domain.reading.message import Found, Scan, scan
 from domain.reading.names import keys as _keys
 from domain.reading.names import respelled, singular, spellings
 from domain.reading.names import words as _words
-from domain.reading.replies import CORRECTION_OPENERS, RESTATING, opens_correction, restates
+from domain.reading.replies import (
+    BACK_TO_A_GOAL,
+    CORRECTION_OPENERS,
+    RESTATING,
+    opens_correction,
+    refers_back,
+    restates,
+)
 from domain.text import fold, matches_any, phrase_spans
 
 RECORD_SPEND: Final = "recordSpend"
@@ -150,6 +157,8 @@ class SpendReader:
             if corrected is not None:
                 return corrected  # else "foi 250 de luz": a spend, read as any other
         subjects = Subjects(self.expenses, self.goals, self.cards, self.currency, self.today, self.expected)
+        if last is not None and refers_back(text):
+            return self._to_last_goal(text, last, subjects)
         if is_question(text, said):
             return read_question(text, said, subjects)
         contribution = read_contribution(text, said, subjects, self.members)
@@ -315,6 +324,21 @@ class SpendReader:
         operation_id = last.get("operationId")
         return [{"name": name, "arguments": corrected,
                  **({"corrects": operation_id} if isinstance(operation_id, str) else {})}]
+
+    def _to_last_goal(self, text: str, last: Mapping[str, Any], subjects: Subjects) -> list[dict[str, Any]] | None:
+        """A contribution to the goal the last write call was about, named "nela" ("cria a meta
+        Reserva" → "já coloca 1.000 meu nela"): read as if the message named it; None when that
+        call was about no goal the household has (yet: a goal not confirmed is the model's)."""
+        arguments = last.get("arguments") or {}
+        goal = arguments.get("name") if last.get("name") == CREATE_GOAL else \
+            arguments.get("goal") if last.get("name") == CONTRIBUTE else None
+        if not isinstance(goal, str) or goal not in self.goals or "?" in text:
+            return None
+        def naming(found: re.Match[str]) -> str:  # "nela" → "na meta Reserva", "pra ela" → "pra meta Reserva"
+            return f"{'pra' if found.group(0).lower().endswith(' ela') else 'na'} meta {goal}"
+
+        named = BACK_TO_A_GOAL.sub(naming, text)
+        return read_contribution(named, scan(named, today=self.today), subjects, self.members)
 
     def _expense_corrected(self, said: Scan, last: Mapping[str, Any]) -> list[dict[str, Any]] | None:
         """The spend `last` proposed, on the one other expense the correction names and nothing

@@ -6,6 +6,7 @@ proposal ("não, foi 250"), which the free-text reader reads against that propos
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Final, Literal
@@ -94,6 +95,16 @@ def restates(words: Sequence[str]) -> bool:
     """Whether a message's folded words open by saying a value again ("foi 25", "amor, era 40")."""
     words = _after_vocatives(words)
     return bool(words) and words[0] in RESTATING
+
+
+# A goal named by the turn before ("cria a meta Reserva" → "já coloca 1.000 meu nela").
+BACK_TO_A_GOAL: Final = re.compile(r"\b(?:nela|n[ea]ss?a meta|n[ea]sta meta|pra ela|para ela)\b", re.IGNORECASE)
+
+
+def refers_back(text: str) -> bool:
+    """Whether `text` names a goal only as "nela", "nessa meta": the one the conversation's last
+    write call was about, which the reader then needs."""
+    return bool(BACK_TO_A_GOAL.search(text))
 
 
 def may_correct(text: str) -> bool:

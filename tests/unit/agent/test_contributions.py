@@ -91,3 +91,20 @@ def test_the_same_amount_from_each_of_a_couple_is_one_contribution_each(text: st
         {"name": "contributeToGoal", "arguments": {"goal": "Reserva de emergência", "amount": amount, "paidBy": "Ana"}},
         {"name": "contributeToGoal", "arguments": {"goal": "Reserva de emergência", "amount": amount,
                                                    "paidBy": "Bruno"}}]
+
+
+@pytest.mark.parametrize("last", [
+    {"name": "createGoal", "arguments": {"name": "Casamento", "target": {"amount": "30000", "currency": "BRL"}}},
+    {"name": "contributeToGoal", "arguments": {"goal": "Casamento", "amount": {"amount": "500", "currency": "BRL"}}},
+])
+def test_a_goal_named_nela_is_the_one_the_last_write_was_about(last: dict[str, Any]) -> None:
+    assert reader().read("já coloca 1.000 meu nela", last) == contribution("Casamento", "1000")
+    assert reader().read("guardei 300 pra ela", last) == contribution("Casamento", "300")
+
+
+def test_nela_after_a_write_about_no_goal_the_household_has_is_the_models() -> None:
+    spend = {"name": "recordSpend", "arguments": {"expense": "Mercado"}}
+    unknown = {"name": "createGoal", "arguments": {"name": "Moto", "target": {"amount": "9000", "currency": "BRL"}}}
+    assert reader().read("coloca 500 nela", spend) is None
+    assert reader().read("coloca 500 nela", unknown) is None  # not confirmed yet: no such goal
+    assert reader().read("coloca 500 nela", None) is None

@@ -396,6 +396,29 @@ async def test_a_yes_to_the_previews_one_message_proposed_confirms_them_all_with
     assert budget.find_by_name("Farmácia").actual_for(july) == Money.of(30, "BRL")
 
 
+async def test_nela_after_a_contribution_already_written_is_that_goal_with_no_model() -> None:
+    house, budget, goals = household()
+    ledger = InMemoryLedger()
+    budgets, goal_repo = InMemoryBudgetRepository(ledger), InMemoryGoalRepository(ledger)
+    await budgets.save(budget)
+    for goal in goals:
+        await goal_repo.save(goal)
+    operations = InMemoryOperationLog()
+    tools = household_tools(HouseholdBinding(
+        household=house, budget_id=budget.id, budgets=budgets, goals=goal_repo, operations=operations,
+        clock=lambda: datetime(2026, 7, 1, 15, tzinfo=UTC), ledger=ledger))
+    model = ScriptedModel()  # any request would fail the test
+    chat = AgentChat.create(model, tools, operations=operations,
+                            reader=SpendReader.of(house, budget, goals, TODAY).read)
+    await chat.send("coloquei 500 no carro novo", sender="Ana")
+    assert (await chat.send("sim", sender="Bruno")).receipts[0].persisted
+
+    reply = await chat.send("guardei 200 nela", sender="Bruno")
+
+    assert model.requests == [] and [c.args["goal"] for c in reply.tool_calls] == ["Carro novo"]
+    assert not reply.receipts[0].confirmed
+
+
 async def test_a_yes_with_previews_of_two_messages_waiting_is_the_models_to_sort_out() -> None:
     model = ScriptedModel(say("Qual dos dois?"))
     chat, _ = await chat_with(model)
