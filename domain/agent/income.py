@@ -50,8 +50,7 @@ def read_income(said: Scan, subjects: Subjects, members: Sequence[Member] = ()) 
     if not one_amount_at_home(said, subjects.currency):
         return None
     covered = said.covered()
-    if (named_in(words, subjects.expenses) is not None or named_in(words, subjects.cards) is not None
-            or goal_named(words, covered, subjects.goals) is not None):
+    if _names_another(words, covered, subjects):
         return None  # "a renda da casa" is the Aluguel's name in Lisbon
     rest = [word for index, word in enumerate(words) if index not in covered]
     if any(word not in _INCOME | _OURS | _PLAIN for word in rest):
@@ -83,8 +82,7 @@ def _members_income(said: Scan, subjects: Subjects, members: Sequence[Member]) -
                                     and before[1] in ("do", "da"))):
             return None
     covered = said.covered() | {at}
-    if (named_in(words, subjects.expenses) is not None or named_in(words, subjects.cards) is not None
-            or goal_named(words, covered, subjects.goals) is not None):
+    if _names_another(words, covered, subjects):
         return None
     rest = [word for index, word in enumerate(words) if index not in covered]
     if any(word not in _INCOME | _SALARY | _EARNS | _I_EARN | _PLAIN for word in rest):
@@ -93,6 +91,12 @@ def _members_income(said: Scan, subjects: Subjects, members: Sequence[Member]) -
         return None  # "minha renda e a do Bruno": two members
     return [{"name": SET_INCOME, "arguments": {"amount": money_said(said, said.amounts[0], subjects.currency),
                                                "member": member_name}}]
+
+
+def _names_another(words: Sequence[str], covered: set[int], subjects: Subjects) -> bool:
+    """Whether the message names an expense, a card or a goal: then it is about more than income."""
+    return (named_in(words, subjects.expenses) is not None or named_in(words, subjects.cards) is not None
+            or goal_named(words, covered, subjects.goals) is not None)
 
 
 def _mine(words: Sequence[str]) -> int | None:

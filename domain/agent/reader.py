@@ -124,6 +124,9 @@ class SpendReader:
     goals: tuple[str, ...] = ()  # the active goals' names, for the questions it reads
     known: frozenset[str] = frozenset()  # every word of the household's names: never taken for a typo
     expected: tuple[tuple[str, Money], ...] = ()  # each active expense's expected amount this month
+    # The words of the cards' names that name nothing else (no expense, no member), three letters
+    # or more: one left over ("no visa" for "Itaú Visa") is a card the reader did not take whole.
+    card_words: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, household: Household, budget: Budget | None, goals: Iterable[Goal], today: date) -> SpendReader:
@@ -138,8 +141,11 @@ class SpendReader:
                                             *(m.name for m in household.members)) for word in _keys(name))
         expected = tuple((e.name, e.expected_for(Period.of(today))) for e in budget.active_expenses()) \
             if budget else ()
+        ordinary = expense_words | {word for member in household.members for word in _words(member.name)}
+        card_words = frozenset(word for _, names in cards for name in names for word in _words(name)
+                               if len(word) >= 3 and word not in ordinary)
         return cls(household.currency, tuple(household.members), expenses, goal_words, today, cards,
-                   goal_names, known, expected)
+                   goal_names, known, expected, card_words)
 
     def read(self, text: str, last: Mapping[str, Any] | None = None) -> list[dict[str, Any]] | None:
         """The calls `text` certainly means: one recordSpend per spend it tells, or, when it only
@@ -300,7 +306,7 @@ class SpendReader:
             if loose and (covered & set(clause) or any(_changes_more(said.words, i) for i in clause)):
                 return None  # a word beside the new value, or a reason that changes something else
         amounts, whens = said.amounts, said.whens
-        corrected = {k: v for k, v in arguments.items() if k not in ("operationId", "operation_id", "confirm")}
+        corrected = _proposed(arguments)
         if len(amounts) == 1 and not whens and name in _MONEY_ARGUMENT:
             key = _MONEY_ARGUMENT[name]
             old = arguments.get(key) or arguments.get(to_snake(key))
@@ -321,9 +327,7 @@ class SpendReader:
                     corrected["date"] = when.day.isoformat()
         else:
             return None
-        operation_id = last.get("operationId")
-        return [{"name": name, "arguments": corrected,
-                 **({"corrects": operation_id} if isinstance(operation_id, str) else {})}]
+        return _correction(name, corrected, last)
 
     def _to_last_goal(self, text: str, last: Mapping[str, Any], subjects: Subjects) -> list[dict[str, Any]] | None:
         """A contribution to the goal the last write call was about, named "nela" ("cria a meta
@@ -347,8 +351,7 @@ class SpendReader:
         if not matches or len(matches) != 1 or said.amounts or said.whens or said.strays:
             return None
         match = matches[0]
-        arguments = {k: v for k, v in dict(last.get("arguments") or {}).items()
-                     if k not in ("operationId", "operation_id", "confirm")}
+        arguments = _proposed(dict(last.get("arguments") or {}))
         before = fold(str(arguments.get("expense", "")))
         if any(before in {fold(n) for n in names} for name, names in self.expenses if name == match.expense):
             return None  # the same expense: nothing corrected, or something the reader cannot see
@@ -357,9 +360,7 @@ class SpendReader:
             return None
         if any(member_called(self.members, w) or w in self.known for w in rest):
             return None
-        operation_id = last.get("operationId")
-        return [{"name": RECORD_SPEND, "arguments": {**arguments, "expense": match.expense},
-                 **({"corrects": operation_id} if isinstance(operation_id, str) else {})}]
+        return _correction(RECORD_SPEND, {**arguments, "expense": match.expense}, last)
 
     def _card_in(self, words: Sequence[str], named: set[int]) -> tuple[str, range] | Literal[False] | None:
         """The card a message names after "no"/"na" ("gastei 50 no mercado no Nubank"): its name
@@ -437,11 +438,7 @@ class SpendReader:
     def _names_a_card(self, rest: Sequence[str]) -> bool:
         """A word of a card's name left over ("farmácia 45 no visa" with the card "Itaú Visa"):
         a card the reader did not take whole, so it is the model's, never a spend off the card."""
-        ordinary = {word for _, names in self.expenses for name in names for word in _words(name)} | {
-            word for member in self.members for word in _words(member.name)}
-        card_words = {word for _, names in self.cards for name in names for word in _words(name)
-                      if len(word) >= 3 and word not in ordinary}
-        return any(word in card_words for word in rest)
+        return any(word in self.card_words for word in rest)
 
 
 # The only words a correction may hold besides the amount, month or day it corrects (folded).
@@ -593,6 +590,18 @@ def _another_brand(words: Sequence[str], matches: Sequence[_Match]) -> bool:
     gave an expense ("gastei 150 no mercado livre" is no Mercado spend)."""
     return any(not any(m.first <= where.start and where.stop - 1 <= m.last for m in matches)
                for brand in _OTHER_BRANDS for where in phrase_spans(words, brand))
+
+
+def _proposed(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    """A call's arguments as a new proposal carries them: no operation id, no confirmation."""
+    return {k: v for k, v in arguments.items() if k not in ("operationId", "operation_id", "confirm")}
+
+
+def _correction(name: str, arguments: dict[str, Any], last: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The corrected call, naming the operation it corrects (its preview is cancelled for it)."""
+    operation_id = last.get("operationId")
+    return [{"name": name, "arguments": arguments,
+             **({"corrects": operation_id} if isinstance(operation_id, str) else {})}]
 
 
 def _refused(word: str) -> bool:
