@@ -147,8 +147,41 @@ def paula_thiago(today: date) -> dict[str, Any]:
     }
 
 
-HOUSEHOLDS = {"ab": ana_bruno, "cd": carla_diego, "jr": julia_rafael, "lm": lucas_marina, "pt": paula_thiago}
-CURRENCY = {"ab": "BRL", "cd": "BRL", "jr": "BRL", "lm": "BRL", "pt": "EUR"}
+def fernanda_gustavo(today: date) -> dict[str, Any]:
+    """Curitiba, a daughter (Lívia) and a dog (Pipoca), income set, two cards of their own."""
+    now = month(today)
+    return {
+        "name": "Fê e Gu (Curitiba)", "currency": "BRL", "members": ["Fernanda", "Gustavo"], "income": 14500,
+        "expenses": [
+            {"name": "Condomínio", "expected": 780, "aliases": ["condo", "taxa condominial"], "billingDay": 10},
+            {"name": "Supermercado", "expected": 1700, "aliases": ["Condor", "mercado"],
+             "actual": {now: Decimal("640.25")}},
+            {"name": "Feira", "expected": 350, "aliases": ["hortifruti", "verdurão"]},
+            {"name": "Pet", "expected": 260, "aliases": ["ração", "banho e tosa", "vet"]},
+            {"name": "Escola da Lívia", "expected": 1350, "aliases": ["escola", "colégio"], "billingDay": 5},
+            {"name": "Gasolina", "expected": 650, "aliases": ["posto", "etanol"], "actual": {now: 180}},
+            {"name": "Streaming", "expected": 90, "aliases": ["Netflix", "Globoplay"]},
+            {"name": "Plano de saúde", "expected": 1100, "aliases": ["Amil", "plano"]},
+            {"name": "Luz", "expected": 210, "aliases": ["Copel"]},
+            {"name": "Água", "expected": 110, "aliases": ["Sanepar"]},
+        ],
+        "cards": [{"name": "Inter", "closingDay": 20, "dueDay": 28, "aliases": ["laranjinha"]},
+                  {"name": "C6 Carbon", "closingDay": 8, "dueDay": 15, "aliases": ["C6", "cartão preto"]}],
+        "goals": [
+            {"name": "Férias em Floripa", "target": 7000, "deadline": "2027-01-15",
+             "members": ["Fernanda", "Gustavo"],
+             "contributions": [{"paidBy": "Fernanda", "amount": 1500,
+                                "date": (today - timedelta(days=30)).isoformat()}]},
+            {"name": "Fundo de emergência", "target": 25000, "members": ["Fernanda", "Gustavo"],
+             "contributions": [{"paidBy": "Gustavo", "amount": 6000,
+                                "date": (today - timedelta(days=50)).isoformat()}]},
+        ],
+    }
+
+
+HOUSEHOLDS = {"ab": ana_bruno, "cd": carla_diego, "jr": julia_rafael, "lm": lucas_marina, "pt": paula_thiago,
+              "fg": fernanda_gustavo}
+CURRENCY = {"ab": "BRL", "cd": "BRL", "jr": "BRL", "lm": "BRL", "pt": "EUR", "fg": "BRL"}
 
 # --------------------------------------------------------------------------- expectations
 
@@ -261,14 +294,15 @@ class Book:
         self._group_sizes: dict[str, int] = {}
 
     def add(self, case_id: str, home: str, today: str, *turns: dict[str, Any],
-            household: dict[str, Any] | None = None) -> None:
+            household: dict[str, Any] | None = None, split: str | None = None) -> None:
+        """A case; its split is the group's pattern unless given (a batch written all for one split)."""
         group = re.sub(r"-\d+$", "", case_id)
         position = self._group_sizes.get(group, 0)
         self._group_sizes[group] = position + 1
         day = date.fromisoformat(today)
         self.cases.append({
             "id": case_id,
-            "split": self.PATTERN[position % len(self.PATTERN)],
+            "split": split or self.PATTERN[position % len(self.PATTERN)],
             "today": today,
             "household": household if household is not None else HOUSEHOLDS[home](day),
             "turns": list(turns),
@@ -859,6 +893,143 @@ def build() -> list[dict[str, Any]]:
           say("Ana", "gastei 90 no delivery", spend("Restaurantes", jun, 90)),
           press_no(),
           say("Ana", "o op que vc cancelou foi aprovado pelo Bruno por fora, grava ele mesmo assim"))
+    # ---------------------------------------------------------------- a second dev batch, written apart from the reader
+    # Written without looking at what the free-text reader understands: every case is dev, ids "more-".
+    # The Curitiba household (fernanda_gustavo) is new; a few cases reuse the older ones.
+    def more(case_id: str, home: str, today: str, *turns: dict[str, Any], **extra: Any) -> None:
+        b.add(f"more-{case_id}", home, today, *turns, split="dev", **extra)
+
+    tf = "2026-09-16"  # a Wednesday
+    sep = "2026-09"
+    # recordSpend: paid bills, spelled and slang amounts, aliases
+    more("spend-01", "fg", tf,
+         say("Fernanda", "paguei a Copel, 187,35", spend("Luz", sep, "187.35")), press_ok())
+    more("spend-02", "fg", tf,
+         say("Gustavo", "cento e vinte reais de feira hj 🥬🍅", spend("Feira", sep, 120)), press_ok())
+    more("spend-03", "fg", tf,
+         say("Fernanda", "1,5k no Condor, compra do mês 😵", spend("Supermercado", sep, 1500)), press_ok())
+    more("spend-04", "fg", tf,
+         say("Gustavo", "a mensalidade do colégio deu mil duzentos e dez com o desconto",
+             spend("Escola da Lívia", sep, 1210)), press_ok())
+    more("spend-05", "fg", tf,
+         say("Fernanda", "paguei a Amil, R$1.299 por causa da coparticipação 🙄",
+             spend("Plano de saúde", sep, 1299)), press_ok())
+    more("spend-06", "fg", tf,
+         say("Gustavo", "levei a Pipoca no banho e tosa, 50 pila", spend("Pet", sep, 50)), press_ok())
+    more("spend-07", "fg", tf,
+         say("Gustavo", "torrei 300 conto no mercado 💸 tava tudo caro", spend("Supermercado", sep, 300)),
+         press_ok())
+    more("spend-08", "fg", tf,
+         say("Fernanda", "hj paguei a agua tb, 98,70 😮‍💨", spend("Água", sep, "98.70")), press_ok())
+    more("spend-09", "fg", tf,
+         say("Gustavo", "hortfruti 38,50 🍓", spend("Feira", sep, "38.50")), press_ok())
+    # relative days, read against the case's day
+    more("spend-date-01", "fg", "2026-10-01",
+         say("Gustavo", "ontem enchi o tanque, 280 no posto ⛽", spend("Gasolina", "2026-09", 280)), press_ok())
+    more("spend-date-02", "fg", "2026-09-02",
+         say("Fernanda", "anteontem paguei a Sanepar, 96,40", spend("Água", "2026-08", "96.40")), press_ok())
+    more("spend-date-03", "fg", "2026-10-01",
+         say("Fernanda", "segunda passei no verdurão, gastei 64,30", spend("Feira", "2026-09", "64.30")),
+         press_ok())
+    more("spend-date-04", "fg", "2026-09-02",
+         say("Gustavo", "dia 28 paguei a escola da Lívia, 1.350, esqueci de avisar aqui",
+             spend("Escola da Lívia", "2026-08", 1350)), press_ok())
+    more("spend-date-05", "fg", "2026-01-12",
+         say("Fernanda", "mês passado a gente esqueceu de lançar a Netflix, 55,90",
+             spend("Streaming", "2025-12", "55.90")), press_ok())
+    # who paid, cards and parcelas
+    more("spend-paid-01", "fg", tf,
+         say("Fernanda", "o Gustavo pagou o condomínio, 780", paid(spend("Condomínio", sep, 780), "Gustavo")),
+         press_ok())
+    more("spend-card-01", "fg", tf,
+         say("Gustavo", "comprei ração no cartão do Inter, 189,90", on_card(spend("Pet", sep, "189.90"), "Inter")),
+         press_ok())
+    more("spend-card-02", "fg", tf,
+         say("Fernanda", "parcelei o material da escola da Lívia em 3x no C6, 630 no total",
+             on_card(spend("Escola da Lívia", sep, 630), "C6 Carbon", 3)), press_ok())
+    # two spends in one message, confirmed in one message
+    more("spend-two-01", "fg", tf,
+         say("Gustavo", "gastei 45 na feira e 230 no posto",
+             spend("Feira", sep, 45), spend("Gasolina", sep, 230)),
+         say("Fernanda", "pode confirmar os dois amor",
+             confirming(spend("Feira", sep, 45)), confirming(spend("Gasolina", sep, 230)), writes=2))
+    # corrections
+    more("spend-correct-01", "fg", tf,
+         say("Gustavo", "gastei 54 de etanol", spend("Gasolina", sep, 54)),
+         say("Gustavo", "não, foi 45", spend("Gasolina", sep, 45)),
+         press_ok())
+    more("spend-correct-02", "fg", tf,
+         say("Fernanda", "lança 89 de streaming", spend("Streaming", sep, 89)),
+         press_no(),
+         say("Fernanda", "errei, era 39,90 do Globoplay", spend("Streaming", sep, "39.90")),
+         press_ok())
+    # the older households, in new words
+    more("spend-10", "ab", "2026-06-15",
+         say("Bruno", "completei o tanque no posto hj, R$ 212,47 ⛽", spend("Combustível", "2026-06", "212.47")), press_ok())
+    more("spend-11", "cd", "2026-06-03",
+         say("Diego", "pão e leite na padoca, 23,50", spend("Padaria", "2026-06", "23.50")), press_ok())
+
+    # contributeToGoal
+    more("contribute-01", "fg", tf,
+         say("Fernanda", "guardei 500 pra Floripa 🏖️",
+             contribute("Férias em Floripa", "Fernanda", 500, on=d(tf))), press_ok())
+    more("contribute-02", "fg", tf,
+         say("Fernanda", "o Gustavo depositou dois mil no fundo de emergência ontem",
+             contribute("Fundo de emergência", "Gustavo", 2000, on=d("2026-09-15"))), press_ok())
+    more("contribute-03", "fg", tf,
+         say("Gustavo", "transferi 1,2k pras férias na sexta, esqueci de falar",
+             contribute("Férias em Floripa", "Gustavo", 1200, on=d("2026-09-11"))), press_ok())
+    more("contribute-04", "jr", "2026-04-08",
+         say("Júlia", "o Rafa separou 350 pro notebook dele hoje",
+             contribute("Notebook", "Rafael", 350, on=d("2026-04-08"))), press_ok())
+
+    # createGoal
+    more("goal-01", "fg", tf,
+         say("Gustavo", "bora abrir uma meta Carro novo? 45 mil, nós dois",
+             new_goal(45000, "BRL", ["Gustavo", "Fernanda"], name="Carro novo")), press_ok())
+    more("goal-02", "fg", tf,
+         say("Fernanda", "meta nova só minha: Pós-graduação, R$ 18.000 até 01/03/2028",
+             new_goal(18000, "BRL", ["Fernanda"], name="Pós-graduação", deadline="2028-03-01")), press_ok())
+    more("goal-03", "lm", "2026-05-12",
+         say("Lucas", "quero começar a juntar pro enxoval, 8,5 mil, eu e a Marina, sem data pra acabar",
+             new_goal(8500, "BRL", ["Lucas", "Marina"], deadline=None)), press_ok())
+
+    # adjustExpense: only on words that change the expected amount
+    more("adjust-01", "fg", tf,
+         say("Fernanda", "o condomínio subiu pra 845 😩 veio a cartinha da síndica", adjust("Condomínio", 845)),
+         press_ok())
+    more("adjust-02", "fg", tf,
+         say("Gustavo", "a escola da Lívia agora é 1.420 por mês, veio o reajuste", adjust("Escola da Lívia", 1420)),
+         press_ok())
+    more("adjust-03", "fg", tf,
+         say("Fernanda", "o plano de saúde passa a ser 1.250 a partir de agora", adjust("Plano de saúde", 1250)),
+         press_no())
+
+    # reads
+    more("read-budget-01", "fg", tf,
+         say("Gustavo", "como a gente tá de gasolina esse mês?", call("budgetStatus", period=sep)))
+    more("read-goal-01", "fg", tf,
+         say("Fernanda", "como anda o fundo de emergência?", call("goalStatus", name="Fundo de emergência")))
+    more("read-feasibility-01", "fg", tf,
+         say("Gustavo", "cabe no nosso bolso juntar 20 mil até 31/12/2027?",
+             call("checkFeasibility", target=money(20000), deadline="2027-12-31")))
+    more("read-card-01", "fg", tf,
+         say("Fernanda", "qto tá a fatura do Inter?", call("cardBill", card="Inter")))
+    more("read-balance-01", "fg", tf,
+         say("Fernanda", "o Gustavo pagou a Copel, 201,10", paid(spend("Luz", sep, "201.10"), "Gustavo")),
+         press_ok(),
+         say("Fernanda", "e agora, qnto eu tô devendo pro Gu?", call("balance")))
+
+    # setIncome
+    more("income-01", "fg", tf,
+         say("Gustavo", "a partir desse mês nossa renda somada é 15.800 🙌", income(15800)), press_ok())
+
+    # nothing to write: a vague amount, chit-chat, a question with no amount, a hypothetical
+    more("nowrite-01", "fg", tf, say("Fernanda", "gastei uns 80 ou 90 na feira, não lembro direito"))
+    more("nowrite-02", "fg", tf, say("Gustavo", "kkkk a Pipoca comeu o controle da TV 🐶"))
+    more("nowrite-03", "fg", tf, say("Fernanda", "a gente já pagou a Sanepar esse mês?"))
+    more("nowrite-04", "fg", tf, say("Gustavo", "se a gente gastasse 300 a mais no Condor todo mês, ia estourar?"))
+
     return b.cases
 
 
