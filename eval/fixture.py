@@ -37,7 +37,7 @@ from domain.tools.undo import UndoOperationTool
 # to offer, not the eval's.
 WRITE_TOOLS = tuple(t.name for t in TOOLS if t.writes and t.offered and t is not UndoOperationTool)
 READ_TOOLS = tuple(t.name for t in TOOLS if not t.writes and t.offered)
-SPLITS = ("dev", "test")
+SPLITS = ("dev", "test", "holdout")  # holdout: eval/holdout.jsonl, sealed (eval/make_holdout.py)
 
 HOUSEHOLD_ID = "h-eval"
 BUDGET_ID = "b-eval"
@@ -106,7 +106,7 @@ def check_turn(turn: Any, where: str) -> None:
 
 
 def load_cases(path: str | Path, split: str = "all", ids: Iterable[str] | None = None) -> list[Case]:
-    """The cases of `split` ("dev", "test" or "all"), optionally only those with the given ids."""
+    """The cases of `split` ("dev", "test", "holdout" or "all"), optionally only those with the given ids."""
     wanted = set(ids) if ids else None
     cases: list[Case] = []
     seen: set[str] = set()

@@ -157,7 +157,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--api-base", help="OpenAI-compatible endpoint, e.g. http://localhost:11434")
     parser.add_argument("--api-key", help="API key (default: the provider's own variable)")
     parser.add_argument("--cases", default=str(DEFAULT_CASES), help="JSONL cases (default: %(default)s)")
-    parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
+    parser.add_argument("--split", choices=("dev", "test", "holdout", "all"), default="all")
     parser.add_argument("--ids", help="only these case ids, comma-separated")
     parser.add_argument("--k", type=int, default=1, help="runs per case, for pass^k (default 1)")
     parser.add_argument("--concurrency", type=int, default=4, help="cases in parallel (default 4)")
