@@ -19,9 +19,11 @@ _MONTHS: Final = {name: number for number, names in enumerate((
     ("janeiro", "jan"), ("fevereiro", "fev"), ("marco", "mar"), ("abril", "abr"), ("maio", "mai"),
     ("junho", "jun"), ("julho", "jul"), ("agosto", "ago"), ("setembro", "set"), ("outubro", "out"),
     ("novembro", "nov"), ("dezembro", "dez")), start=1) for name in names}
-_RELATIVE: Final = {
+RELATIVE_MONTHS: Final = {  # folded: the month each means, from this one
     **dict.fromkeys(("este mes", "esse mes", "mes atual", "neste mes", "nesse mes"), 0),
-    **dict.fromkeys(("mes passado", "ultimo mes", "mes anterior"), -1),
+    **dict.fromkeys(("mes passado", "ultimo mes", "mes anterior", "ha um mes", "um mes atras"), -1),
+    **dict.fromkeys(("mes retrasado", "penultimo mes", "ha dois meses", "dois meses atras"), -2),
+    **dict.fromkeys(("ha tres meses", "tres meses atras"), -3),
     **dict.fromkeys(("mes que vem", "proximo mes"), 1)}
 _ISO_MONTH: Final = re.compile(r"([0-9]{4})-([0-9]{1,2})")
 _BR_MONTH: Final = re.compile(r"([0-9]{1,2})/([0-9]{4})")
@@ -35,7 +37,7 @@ def read_period(value: object, today: date | None = None) -> str:
     """A month, always "YYYY-MM", from "2026-05", "2026-5", "05/2026", a whole date whose month is
     meant ("2026-05-03", "03/05/2026"), a month's name or abbreviation with or without its year
     ("março", "mar", "dezembro de 2025", "Março 2026", "mar/2026") or "este mês", "mês passado",
-    "mês que vem", or a day's words ("ontem", "dia 5": `day_named`). A name without its year is
+    "mês retrasado", "há dois meses", "mês que vem", or a day's words ("ontem", "dia 5": `day_named`). A name without its year is
     the latest such month not after this one; it and the relative months need `today` (without it
     they are refused, asking for the year)."""
     raw = " ".join(value.split()) if isinstance(value, str) else str(value)
@@ -50,8 +52,8 @@ def read_period(value: object, today: date | None = None) -> str:
         except InvalidDate:
             raise InvalidPeriod(f"Mês inválido: “{shown(raw)}” não é uma data que existe.") from None
         return str(Period.of(day))
-    if text in _RELATIVE:
-        return str(Period.of(_today(today, raw)).plus(_RELATIVE[text]))
+    if text in RELATIVE_MONTHS:
+        return str(Period.of(_today(today, raw)).plus(RELATIVE_MONTHS[text]))
     named = _NAMED_MONTH.fullmatch(text)
     if named and named[1] in _MONTHS:
         month = _MONTHS[named[1]]

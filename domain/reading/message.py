@@ -19,7 +19,7 @@ from typing import Final
 from domain.errors import DomainError
 from domain.money import Period
 from domain.reading.amounts import Amount, currency_of, is_multiplier, read_amount
-from domain.reading.calendar import day_named, read_date, read_period
+from domain.reading.calendar import RELATIVE_MONTHS, day_named, read_date, read_period
 from domain.reading.spelled import SCALES, is_number_word, spelled_at
 from domain.text import fold
 
@@ -34,8 +34,6 @@ _NOT_MONEY: Final = re.compile(
     r"[0-9]+(?:a|o|os|as)", re.IGNORECASE)
 _MONTH_NAMES: Final = ("janeiro", "fevereiro", "marco", "abril", "maio", "junho", "julho", "agosto",
                        "setembro", "outubro", "novembro", "dezembro")
-_RELATIVE_MONTHS: Final = ("mes passado", "este mes", "esse mes", "neste mes", "nesse mes", "mes que vem",
-                           "proximo mes", "ultimo mes", "mes anterior", "no mes passado")
 _PER: Final = re.compile(r"(?P<amount>[^/]*[0-9][^/]*)/(?P<per>[^\W\d_]+)")
 _LONGEST: Final = 6  # tokens of the longest day or month phrase ("segunda da semana passada")
 _SPELLED_ALONE: Final = 10  # a number word alone is money from ten on ("cem"), not "um" or "dois"
@@ -316,7 +314,7 @@ def _when(words: Sequence[str], folded: Sequence[str], first: int, today: date |
     if named_day is not None:
         return When(Period.of(named_day), first, last, named_day)
     stripped = _strip_leading(phrase)
-    if today is not None and (stripped in _RELATIVE_MONTHS or phrase in _RELATIVE_MONTHS):
+    if today is not None and (stripped in RELATIVE_MONTHS or phrase in RELATIVE_MONTHS):
         return When(Period.parse(read_period(stripped.removeprefix("no "), today)), first, last)
     named = re.fullmatch(r"(?P<month>[a-z]+)(?:\s+(?:de\s+)?(?P<year>[0-9]{4}))?", stripped)
     if named and named["month"] in _MONTH_NAMES:

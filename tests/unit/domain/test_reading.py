@@ -298,6 +298,8 @@ def test_any_amount_babel_writes_as_currency_reads_back_in_that_currency(
     ("2026-5", "2026-05"), ("05/2026", "2026-05"), ("5/2026", "2026-05"), ("mar", "2026-03"),
     ("dez.", "2025-12"), ("Março 2026", "2026-03"), ("dezembro de 2025", "2025-12"),
     ("mar/2026", "2026-03"), ("mês que vem", "2026-07"), ("  2026-05 ", "2026-05"),
+    ("mês retrasado", "2026-04"), ("há dois meses", "2026-04"), ("dois meses atrás", "2026-04"),
+    ("penúltimo mês", "2026-04"), ("há três meses", "2026-03"),
 ])
 def test_a_month_is_read_as_people_write_it(text: str, month: str) -> None:
     assert read_period(text, TODAY) == month
