@@ -62,8 +62,9 @@ _NOT_A_PLAIN_SPEND: Final = tuple(["subiu", "sobe", "subir", "aumentou", "aument
     "ja", "ta", "tah", "esta", "estamos", "acumulad*", "menos", "economiz*", "desconto*", "cashback",
     "deixa", "deixar", "separa*", "reserv*", "venc*", "amanha", "depois", "litro*", "kg", "quilo*",
     "unidade*",
-    # a weekend across two months, or a month's end: a day the reader cannot date
-    "fim", "final", "fds",
+    # a weekend across two months, or a month's end: a day the reader cannot date; time counted
+    # back in a way it does not read ("duas semanas atrás", "há uns dias")
+    "fim", "final", "fds", "atras", "retrasad*", "dias", "semanas", "meses",
     # a part of the amount beside it ("230 no mercado, sendo 30 de farmácia"), not a spend of its own
     "sendo", "incluindo", "incluso", "inclusive", "dentro"])
 _QUESTION_OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "qual", "quais",
@@ -88,6 +89,11 @@ _PARCELAS: Final = re.compile(r"^([0-9]{1,2})x$")  # "10x"
 _TIMES: Final = frozenset({"vezes", "parcelas"})  # "em 2 vezes", "3 parcelas" ("2 x 50" is a product)
 _PARCELADO: Final = frozenset({"em", "parcelado", "parcelada", "parcelei", "dividido", "dividi"})
 _PAID_NOW: Final = frozenset({"paguei", "pagamos", "pago", "paga"})  # after "já": paid, not a running total
+# Beside parcelas the reader found: words that say them again, or that the amount is the whole price.
+_SAYS_PARCELAS: Final = frozenset({"parcelei", "parcelamos", "parcelou", "parcelado", "parcelada", "total"})
+# "mensalidade" tells a standing price ("a mensalidade é 1.100") unless the bill was paid or came.
+_BILL: Final = "mensalidade"
+_BILL_PAID: Final = frozenset({"paguei", "pagamos", "pagou", "pagaram", "deu", "veio"})
 _MIN_GOAL_WORD: Final = 5
 # A spend told in words: only beside one does the reader take a typo for an expense's name.
 _SPENT: Final = frozenset({"gastei", "gastamos", "gastou", "gastaram", "paguei", "pagamos", "pagou", "pagaram",
@@ -190,10 +196,12 @@ class SpendReader:
             return None
         named = self._named(words)
         parcelas = _parcelas(words, said)
-        if parcelas is False:
+        card = self._card_in(words, named)
+        if parcelas is False or card is False:
             return None
-        # An expense's name with digits ("99", "Celular 2") is a name, not an amount; "em 2 vezes" neither.
-        taken = named | (set(parcelas[1]) if parcelas else set())
+        # An expense's or a card's name with digits ("99", "Celular 2", "no C6") is a name, not an
+        # amount; "em 2 vezes" neither.
+        taken = named | (set(parcelas[1]) if parcelas else set()) | (set(card[1]) if card else set())
         amounts = [a for a in said.amounts if not taken & set(range(a.first, a.last + 1))]
         difference = _difference(words, amounts)
         if difference is not None:  # "o wifi veio 139,90, lança a diferença de 19,90": the 19,90
@@ -213,14 +221,13 @@ class SpendReader:
         period = self._period(said)
         if period is None:
             return None
-        card = self._card_in(words, named)
-        if card is False or (parcelas and (card is None or len(amounts) != 1)):
+        if parcelas and (card is None or len(amounts) != 1):
             return None  # parcelas go on a card: the one named, for the one purchase
         covered = taken | {i for a in amounts for i in range(a.first, a.last + 1)} | {
             i for when in said.whens for i in range(when.first, when.last + 1)}
-        if card is not None:
-            covered |= set(card[1])
-        covered |= _paid_by_pix(words) | _asides(said, self.members)
+        if parcelas:  # "parcelei o sofá em 3x no Nubank, 630 no total": the same parcelas, the whole price
+            covered |= {i for i, word in enumerate(words) if word in _SAYS_PARCELAS}
+        covered |= _paid_by_pix(words) | _asides(said, self.members) | _bill_named(words)
         payer = self._payer(words, covered)
         if payer is False or payer is True:
             return None
@@ -294,13 +301,17 @@ class SpendReader:
         words of a correction, and, in a clause of its own, a reason that changes nothing else
         ("não, 2.750, esqueci o reajuste"; "foi 25, vc trocou os números")."""
         name, arguments = str(last.get("name")), dict(last.get("arguments") or {})
+        restated: set[int] = set()  # "errei, era 39,90 do Globoplay": the spend's own expense, named again
         if name == RECORD_SPEND and self._named(said.words):
-            return self._expense_corrected(said, last)
-        if self._named(said.words) or self._names_a_goal(said.words) or said.strays:
+            restated = self._same_expense(said, arguments)
+            if not restated:
+                return self._expense_corrected(said, last)
+        if self._named(said.words) - restated or self._names_a_goal(said.words) or said.strays:
             return None
-        if any(member_called(self.members, word) or word in self.known for word in said.words):
+        if any(member_called(self.members, word) or word in self.known
+               for index, word in enumerate(said.words) if index not in restated):
             return None
-        covered = said.covered()
+        covered = said.covered() | restated
         for clause in _clauses(said):
             loose = [i for i in clause if i not in covered and said.words[i] not in _CORRECTING]
             if loose and (covered & set(clause) or any(_changes_more(said.words, i) for i in clause)):
@@ -343,6 +354,17 @@ class SpendReader:
 
         named = BACK_TO_A_GOAL.sub(naming, text)
         return read_contribution(named, scan(named, today=self.today), subjects, self.members)
+
+    def _same_expense(self, said: Scan, arguments: Mapping[str, Any]) -> set[int]:
+        """The words of the one expense a correction names when it is the spend's own (by any of its
+        names); empty when it names another, or more than one."""
+        matches = self._expenses_in(said.words)
+        if not matches or len(matches) != 1 or self._named(said.words) != set(range(matches[0].first,
+                                                                                    matches[0].last + 1)):
+            return set()
+        before = fold(str(arguments.get("expense", "")))
+        names = next(names for name, names in self.expenses if name == matches[0].expense)
+        return set(range(matches[0].first, matches[0].last + 1)) if before in {fold(n) for n in names} else set()
 
     def _expense_corrected(self, said: Scan, last: Mapping[str, Any]) -> list[dict[str, Any]] | None:
         """The spend `last` proposed, on the one other expense the correction names and nothing
@@ -552,7 +574,28 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
             aside.add(index)
     for where in phrase_spans(words, ("ida", "e", "volta")):  # "uber ida e volta": one ride there and back
         aside.update(where)
+    for index, word in enumerate(words):  # "deu 1.210 com o desconto": the amount paid, discount taken
+        lead = 2 if tuple(words[max(0, index - 2):index]) in (("com", "o"), ("com", "um")) else 1
+        if word in _DISCOUNT and index >= lead and words[index - lead] == "com" and not _amount_or_of_after(said, index):
+            aside.update(range(index - lead, index + 1))
     return aside
+
+
+_DISCOUNT: Final = frozenset({"desconto", "descontinho"})
+
+
+def _amount_or_of_after(said: Scan, index: int) -> bool:
+    """Whether the word after `index` is an amount or "de": "com desconto de 100" names the discount."""
+    after = index + 1
+    return after < len(said.words) and (said.words[after] == "de" or any(a.first == after for a in said.amounts))
+
+
+def _bill_named(words: Sequence[str]) -> set[int]:
+    """ "paguei a mensalidade da escola, 1.100", "a mensalidade do colégio deu 1.210": a month's
+    bill paid, so a spend; "mensalidade" with no word that it was paid or came stays the model's."""
+    if not _BILL_PAID & set(words):
+        return set()
+    return {index for index, word in enumerate(words) if word == _BILL}
 
 
 def _paid_by_speaker(words: Sequence[str], index: int) -> bool:

@@ -310,9 +310,9 @@ def _deadline(value: Any, said: Said) -> Any:
 
 
 def _card(value: Any, said: Said, money_at: int | None) -> Any:
-    """The model's card when the member named it (any word of its name, "no Nubank") or said a
-    card ("no cartão", "no crédito"): the tool finds it or names the household's; else none."""
-    named = {word for word in words_of(str(value)) if len(word) >= 3}
+    """The model's card when the member named it (any word of its name, "no Nubank", "no C6") or
+    said a card ("no cartão", "no crédito"): the tool finds it or names the household's; else none."""
+    named = {word for word in words_of(str(value)) if len(word) >= 3 or any(c.isdigit() for c in word)}
     for index in _where_time_is(money_at):
         words = set(said.scanned(index).words)
         if words & named or words & _ON_CARD:

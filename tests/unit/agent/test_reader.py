@@ -86,6 +86,10 @@ def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> di
     ("chegou a conta de luz: 187,40, já paguei", [spend("Luz", "187.40")]),  # "já" before a bill paid
     ("uber ida e volta do aeroporto 120", [spend("Uber", "120")]),
     ("mês passado a luz veio 139,90, lança a diferença de 19,90", [spend("Luz", "19.90", "2026-06")]),
+    ("paguei a mensalidade do condomínio, 480", [spend("Condomínio", "480")]),  # a month's bill paid
+    ("a taxa do prédio deu 455 com o desconto", [spend("Condomínio", "455")]),  # the amount paid, discount taken
+    ("paguei 85 de farmácia no mês retrasado", [spend("Farmácia", "85", "2026-05")]),
+    ("gastei 85 na farmácia há dois meses", [spend("Farmácia", "85", "2026-05")]),
 ])
 def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict[str, Any]] | None) -> None:
     assert reader().read(text) == calls
@@ -138,6 +142,11 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "gastei 150 no mercado livre",           # a web shop, not the Mercado
     "uber eats 45",                          # a meal delivered, not a ride
     "gastei 230 no mercado, sendo 30 de farmácia",  # 30 of the 230: a part, not a second spend
+    "mensalidade do condomínio 480",         # what it costs a month, or paid? the model's
+    "paguei 200 no mercado com desconto de 20",  # which is the discount, which the spend
+    "gastei 85 na farmácia duas semanas atrás",  # time counted back the reader does not date
+    "gastei 85 na farmácia há 2 meses",
+    "gastei 85 na farmácia na semana retrasada",
 ])
 def test_anything_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> None:
     assert reader().read(text) is None
@@ -272,6 +281,18 @@ async def test_a_correction_naming_another_expense_moves_the_spend_there_with_no
     assert model.requests == [] and call_made.source == READER and not call_made.result.confirmed
     assert {k: call_made.args[k] for k in ("expense", "amount", "paidBy")} == {
         "expense": "Farmácia", "amount": {"amount": "50", "currency": "BRL"}, "paidBy": "Bruno"}
+
+
+@pytest.mark.parametrize("correction", ["errei, era 45 do supermercado", "não, foi 45 no mercado"])
+async def test_a_correction_that_names_the_spends_own_expense_again_corrects_its_amount(correction: str) -> None:
+    model = ScriptedModel()
+    chat, _ = await chat_with(model)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    [call_made] = (await chat.send(correction, sender="Ana")).tool_calls
+
+    assert model.requests == [] and call_made.source == READER
+    assert call_made.args["expense"] == "Mercado" and call_made.args["amount"]["amount"] == "45"
 
 
 @pytest.mark.parametrize("correction", [
@@ -566,6 +587,19 @@ def test_a_spend_on_a_card_the_household_has_with_its_parcelas_is_read_with_no_m
 ])
 def test_a_card_spend_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> None:
     assert reader_with_cards().read(text) is None
+
+
+def test_a_card_whose_name_has_a_digit_is_a_card_not_an_amount() -> None:
+    house, budget, goals = household()
+    budget.register_card("C6 Carbon", 8, 15, aliases=["C6"])
+    read = SpendReader.of(house, budget, goals, TODAY).read
+
+    assert read("gastei 630 na farmácia em 3x no C6") == [
+        spend("Farmácia", "630", card="C6 Carbon", installments=3)]
+    # "parcelei" away from its count, and "no total": the same parcelas, the whole price
+    assert read("parcelei a compra do mercado em 3x no C6, 900 no total") == [
+        spend("Mercado", "900", card="C6 Carbon", installments=3)]
+    assert read("gastei 630 na farmácia, 900 no total") is None  # a total of what?
 
 
 @pytest.mark.parametrize(("text", "calls"), [

@@ -209,6 +209,8 @@ def test_a_deadline_comes_from_the_day_the_member_wrote(text: str, model_said: s
     ("comprei a geladeira em 3x no Nubank, 3.600", "Nubank", 10, "Nubank", 3),  # the number written wins
     ("paguei 120 no mercado no cartão", "Visa", None, "Visa", None),  # a card said: the tool finds which
     ("geladeira 3.600 no nubank parcelado", "Nubank", 12, "Nubank", 12),  # parcelas said, no number
+    ("gastei 630 na escola em 3x no C6", "C6 Carbon", 3, "C6 Carbon", 3),  # a short name with a digit
+    ("gastei 630 na escola em 3x", "C6 Carbon", 3, None, 3),  # no card: the tool asks which
     ("tênis 300 no nubank em 5 vezes", "nubank", 2, "nubank", 5),
 ])
 def test_a_card_or_parcelas_nobody_wrote_are_none(text: str, model_card: str, model_installments: int | None,
