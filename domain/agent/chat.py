@@ -318,14 +318,16 @@ class AgentChat:
 
     async def _answered(self, user: Message, text: str, read: Sequence[Mapping[str, Any]]) -> AgentReply | None:
         """A question the reader took: its reads run as the model's would, and `answer` puts them
-        in words. The conversation keeps the question and that answer (not the reads' JSON), so
-        "e mês passado?" next has what it follows. None when a read fails or there is no answer
-        for it: the model's turn."""
+        in words. The conversation keeps the turn as a model's read turn looks (the calls, their
+        results, the answer), so what follows has it: "e mês passado?", or "então cria essa meta"
+        after "dá pra juntar 15 mil até março?", whose target and deadline are the read's arguments.
+        None when a read fails or there is no answer for it: the model's turn."""
         if self.answer is None:
             return None
+        raw_calls = [reader_call(i, str(call["name"]), call["arguments"]) for i, call in enumerate(read)]
         calls = []
-        for i, call in enumerate(read):
-            ran = await self._run_tool(reader_call(i, str(call["name"]), call["arguments"]), set(), None, said=text)
+        for raw in raw_calls:
+            ran = await self._run_tool(raw, set(), None, said=text)
             if ran.error is not None:
                 return None
             ran.source = READER
@@ -333,7 +335,10 @@ class AgentChat:
         answered = await self.answer(calls)
         if not answered:
             return None
-        await self.conversations.append(self.conversation_id, [user, {"role": "assistant", "content": answered}])
+        await self.conversations.append(self.conversation_id, [
+            user, {"role": "assistant", "content": None, "tool_calls": raw_calls},
+            *({"role": "tool", "tool_call_id": call.call_id, "content": compact_json(call.result)} for call in calls),
+            {"role": "assistant", "content": answered}])
         return AgentReply(text=answered, tool_calls=calls)
 
     async def _run_tool(self, raw: dict[str, Any], proposed_now: set[str], sender: str | None, *,

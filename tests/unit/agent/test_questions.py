@@ -3,13 +3,14 @@ the questions left to the model because their subject is not certain."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
 import pytest
 
-from domain.agent.chat import READER, AgentChat, ToolCall
+from domain.agent.chat import READER, AgentChat, ToolCall, compact_json
 from domain.agent.conversation import InMemoryConversationStore
 from domain.agent.reader import SpendReader
 from domain.budget import Budget
@@ -144,10 +145,14 @@ async def test_a_question_the_reader_takes_is_its_read_in_words_with_no_model_re
     [call] = reply.tool_calls
     assert (call.name, call.source, call.error) == ("goalStatus", READER, None)
     assert reply.text.startswith("goalStatus: [") and "saved" in reply.text
-    # the conversation keeps the question and its answer, not the read's JSON
-    assert await conversations.recent("default", 10) == [
-        {"role": "user", "content": "[Ana] quanto falta pra lua de mel?"},
-        {"role": "assistant", "content": reply.text}]
+    # the conversation keeps the turn as a model's read turn: the call, its result, the answer
+    stored = await conversations.recent("default", 10)
+    assert [m["role"] for m in stored] == ["user", "assistant", "tool", "assistant"]
+    assert stored[0] == {"role": "user", "content": "[Ana] quanto falta pra lua de mel?"}
+    [raw] = stored[1]["tool_calls"]
+    assert raw["function"]["name"] == "goalStatus" and stored[2]["tool_call_id"] == raw["id"] == call.call_id
+    assert json.loads(stored[2]["content"]) == json.loads(compact_json(call.result))
+    assert stored[3] == {"role": "assistant", "content": reply.text}
 
 
 async def test_without_words_for_its_reads_the_question_is_the_models() -> None:
