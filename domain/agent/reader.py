@@ -57,7 +57,7 @@ RECORD_SPEND: Final = "recordSpend"
 
 # Words that make a message something other than a plain spend, or a spend the reader cannot be
 # sure of: each sends the message to the model. Folded (no accents); a word ending in "*" is a prefix.
-_NOT_A_PLAIN_SPEND: Final = tuple(["subiu", "sobe", "subir", "aumentou", "aumenta", "aumentar", "aumento", "diminui", "diminuiu", "diminuir", "baixou", "baixa", "baixar", "reajust*", "atualiz*", "mudou", "muda", "mudar", "mude", "passa", "passou", "agora", "previsto", "prevista", "orcamento", "mensal", "mensalidade", "todo", "toda", "cadastr*", "cria", "criar", "crie", "nova", "despesa", "despesas", "registrar", "meta", "metas", "aport*", "guardei", "guardar", "guardamos", "juntei", "juntar", "juntamos", "poupei", "poupar", "poupanca", "acert*", "pix", "devo", "deve", "devem", "devendo", "transferi", "mandei", "empresta*", "emprestei", "renda", "salario", "recebi", "ganhei", "rendimento", "divid*", "metade", "cada", "nao", "nem", "errado", "errada", "era", "ops", "corrig*", "cancel*", "desfaz*", "desfazer", "apaga*", "apagar", "tira", "tirar", "remove*", "estorn*", "reembols*", "devolv*", "volta", "voltou", "cartao", "credito", "parcel*", "vezes", "fatura", "vai", "vamos", "vou", "vai", "iremos", "quero", "queria", "queremos", "preciso", "precisamos", "devemos", "planej*", "prever", "se", "caso", "talvez", "acho", "estimo", "deveria", "seria", "uns", "umas", "aproximadamente", "tipo", "cerca", "quase", "total", "sem", "quanto", "quanta", "quantos", "quantas", "qual", "quais", "como", "quando", "onde", "porque", "pq", "sera",
+_NOT_A_PLAIN_SPEND: Final = tuple(["subiu", "sobe", "subir", "aumentou", "aumenta", "aumentar", "aumento", "diminui", "diminuiu", "diminuir", "baixou", "baixa", "baixar", "reajust*", "atualiz*", "mudou", "muda", "mudar", "mude", "passa", "passou", "agora", "previsto", "prevista", "orcamento", "mensal", "mensalidade", "todo", "toda", "cadastr*", "cria", "criar", "crie", "nova", "despesa", "despesas", "registrar", "meta", "metas", "aport*", "guardei", "guardar", "guardamos", "juntei", "juntar", "juntamos", "poupei", "poupar", "poupanca", "acert*", "pix", "devo", "deve", "devem", "devendo", "transferi", "mandei", "empresta*", "emprestei", "renda", "salario", "recebi", "ganhei", "rendimento", "divid*", "metade", "cada", "nao", "nem", "errado", "errada", "era", "ops", "corrig*", "cancel*", "desfaz*", "desfazer", "apaga*", "apagar", "tira", "tirar", "tirei", "tiramos", "tirou", "remove*", "estorn*", "reembols*", "devolv*", "volta", "voltou", "cartao", "credito", "parcel*", "vezes", "fatura", "vai", "vamos", "vou", "vai", "iremos", "quero", "queria", "queremos", "preciso", "precisamos", "devemos", "planej*", "prever", "se", "caso", "talvez", "acho", "estimo", "deveria", "seria", "uns", "umas", "aproximadamente", "tipo", "cerca", "quase", "total", "sem", "quanto", "quanta", "quantos", "quantas", "qual", "quais", "como", "quando", "onde", "porque", "pq", "sera",
     # a running total, a saving, money set aside, a due date, a plan, a unit price: not a spend
     "ja", "ta", "tah", "esta", "estamos", "acumulad*", "menos", "economiz*", "desconto*", "cashback",
     "deixa", "deixar", "separa*", "reserv*", "venc*", "amanha", "depois", "litro*", "kg", "quilo*",
@@ -227,7 +227,7 @@ class SpendReader:
             i for when in said.whens for i in range(when.first, when.last + 1)}
         if parcelas:  # "parcelei o sofá em 3x no Nubank, 630 no total": the same parcelas, the whole price
             covered |= {i for i, word in enumerate(words) if word in _SAYS_PARCELAS}
-        covered |= _paid_by_pix(words) | _asides(said, self.members) | _bill_named(words)
+        covered |= _paid_by_pix(words, matches) | _asides(said, self.members) | _bill_named(words)
         payer = self._payer(words, covered)
         if payer is False or payer is True:
             return None
@@ -235,6 +235,8 @@ class SpendReader:
         if any(_refused(word) for word in rest) or self._names_a_goal(rest) or self._names_a_card(rest):
             return None
         shared = not (any(word in _PERSONAL for word in rest) or _only_mine(words, covered))
+        if _for_me(words, covered):
+            return None
         pairs = _pairs(amounts, matches, said)
         if pairs is None:
             return None
@@ -535,19 +537,37 @@ def _changes_more(words: Sequence[str], index: int) -> bool:
 
 
 def _only_mine(words: Sequence[str], covered: set[int]) -> bool:
-    """ "é só meu", "só minha": the speaker's own spend, kept out of the split."""
+    """ "é só meu", "só minha", "só pra mim": the speaker's own spend, kept out of the split."""
     for index in range(len(words) - 1):
         if words[index] in ("so", "somente", "apenas") and words[index + 1] in _MINE:
             covered.update({index, index + 1})
             return True
+        if words[index] in ("so", "somente", "apenas") and tuple(words[index + 1:index + 3]) in _FOR_ME:
+            covered.update({index, index + 1, index + 2})
+            return True
     return False
 
 
-def _paid_by_pix(words: Sequence[str]) -> set[int]:
-    """ "paguei 120 de luz no pix", "pelo pix", "via pix": how a spend was paid, not an acerto
-    (one, "te mandei 100 no pix", has other words the reader refuses: `mandei`, `acerta`)."""
-    return {i for index, word in enumerate(words) if word == "pix" and index > 0
-            and words[index - 1] in _BY_PIX for i in (index - 1, index)}
+_FOR_ME: Final = (("pra", "mim"), ("para", "mim"))
+
+
+def _for_me(words: Sequence[str], covered: set[int]) -> bool:
+    """ "comprei remédio pra mim": the speaker's own, or only bought for them? Whether to split it
+    is the model's to ask ("só pra mim" is the speaker's own: `_only_mine`)."""
+    return any(tuple(words[index:index + 2]) in _FOR_ME and index + 1 not in covered for index in range(len(words)))
+
+
+def _paid_by_pix(words: Sequence[str], matches: Sequence[_Match]) -> set[int]:
+    """ "paguei 120 de luz no pix", "pelo pix", "via pix", "fiz o pix do aluguel": how a spend was
+    paid, not an acerto (one, "te mandei 100 no pix", has other words the reader refuses:
+    `mandei`, `acerta`)."""
+    how = {i for index, word in enumerate(words) if word == "pix" and index > 0
+           and words[index - 1] in _BY_PIX for i in (index - 1, index)}
+    starts = {match.first for match in matches}
+    if "te" in words:  # "te fiz o pix da luz": money sent to the spouse, an acerto
+        return how
+    return how | {index for index, word in enumerate(words)
+                  if word == "pix" and index + 2 in starts and words[index + 1] in ("do", "da", "de")}
 
 
 _ASK_TO_RECORD: Final = frozenset({"registrar", "registra", "lancar", "lanca", "anotar", "anota", "salvar", "salva"})
@@ -574,6 +594,9 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
             aside.add(index)
     for where in phrase_spans(words, ("ida", "e", "volta")):  # "uber ida e volta": one ride there and back
         aside.update(where)
+    for index, word in enumerate(words):  # "comprei umas frutas": "uns 50" is an amount not sure of
+        if word in _SOME and not any(a.first == index + 1 for a in said.amounts):
+            aside.add(index)
     for index, word in enumerate(words):  # "deu 1.210 com o desconto": the amount paid, discount taken
         lead = 2 if tuple(words[max(0, index - 2):index]) in (("com", "o"), ("com", "um")) else 1
         if word in _DISCOUNT and index >= lead and words[index - lead] == "com" and not _amount_or_of_after(said, index):
@@ -582,6 +605,7 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
 
 
 _DISCOUNT: Final = frozenset({"desconto", "descontinho"})
+_SOME: Final = frozenset({"uns", "umas"})
 
 
 def _amount_or_of_after(said: Scan, index: int) -> bool:

@@ -90,6 +90,9 @@ def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> di
     ("a taxa do prédio deu 455 com o desconto", [spend("Condomínio", "455")]),  # the amount paid, discount taken
     ("paguei 85 de farmácia no mês retrasado", [spend("Farmácia", "85", "2026-05")]),
     ("gastei 85 na farmácia há dois meses", [spend("Farmácia", "85", "2026-05")]),
+    ("comprei umas frutas na feira, 30", [spend("Mercado", "30")]),  # "umas" before no amount
+    ("gastei 45 na farmácia só pra mim", [spend("Farmácia", "45", shared=False)]),
+    ("fiz o pix do aluguel, 2500", [spend("Aluguel", "2500")]),  # how the rent was paid
 ])
 def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict[str, Any]] | None) -> None:
     assert reader().read(text) == calls
@@ -147,6 +150,9 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "gastei 85 na farmácia duas semanas atrás",  # time counted back the reader does not date
     "gastei 85 na farmácia há 2 meses",
     "gastei 85 na farmácia na semana retrasada",
+    "comprei remédio pra mim, 45",           # for the speaker: split or not is the model's to ask
+    "te fiz o pix da luz, 120",              # money sent to the spouse: an acerto
+    "tirei 200 do mercado",                  # taken out of it, or spent?
 ])
 def test_anything_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> None:
     assert reader().read(text) is None
