@@ -94,6 +94,21 @@ class Scan:
     def has_amount(self, value: Decimal) -> bool:
         return any(found.value == value for found in self.amounts)
 
+    def approximate(self, found: Found) -> bool:
+        """Whether `found` is written as a guess: "uns 80", "cerca de 80", "80 e pouco", "80 ou 90",
+        "mais ou menos 80"; or a round amount in a message unsure of itself ("80, se não me engano",
+        "80, não lembro direito": "37,90, se não me engano" is exact). "umas frutas, 30" and "acho
+        que paguei 180" (whether, not how much) are no guess."""
+        before = self.words[max(0, found.first - 3):found.first]
+        if before and before[-1] in ("r$", "reais", "de"):
+            before = before[:-1]  # "uns R$ 80", "cerca de 80"
+        after = self.words[found.last + 1:found.last + 4]
+        return (bool(before) and before[-1] in _GUESS_BEFORE) or tuple(before[-3:]) == ("mais", "ou", "menos") \
+            or tuple(after[:2]) in _GUESS_AFTER or (tuple(after[:1]) == ("ou",) and any(
+                a.first == found.last + 2 for a in self.amounts)) or (_round(found) and (
+                    bool(set(self.words) & _NOT_SURE) or any(tuple(self.words[i:i + len(phrase)]) == phrase
+                                                              for phrase in _NOT_RECALLED for i in range(len(self.words)))))
+
     def months(self) -> set[Period]:
         return {when.month for when in self.whens}
 
@@ -102,6 +117,21 @@ class Scan:
 
 
 _YEAR_WRITTEN: Final = re.compile(r"[0-9]{4}")
+
+
+def _round(found: Found) -> bool:
+    """Written with no cents ("80", not "80,00" or "79,90")."""
+    exponent = found.value.as_tuple().exponent
+    return isinstance(exponent, int) and exponent >= 0
+# Words that make an amount a guess, right before it ("uns 80", "cerca de 80"), right after it
+# ("80 e pouco", "80 mais ou menos"), or anywhere ("não lembro direito", "se não me engano"). Folded.
+_GUESS_BEFORE: Final = frozenset({"uns", "umas", "cerca", "aproximadamente", "aprox", "quase", "tipo", "volta",
+                                  "talvez", "ou"})
+_GUESS_AFTER: Final = frozenset({("e", "pouco"), ("e", "poucos"), ("e", "pouquinho"), ("e", "tanto"),
+                                 ("mais", "ou"), ("por", "ai")})
+_NOT_SURE: Final = frozenset({"engano", "chute", "chutando", "aproximado", "aproximadamente"})
+_NOT_RECALLED: Final = (("lembro", "direito"), ("lembro", "bem"), ("lembro", "exato"), ("lembro", "o", "valor"),
+                        ("sei", "o", "valor"), ("valor", "certo"), ("valor", "exato"))
 
 
 def deadline(said: Scan, today: date) -> date | None:

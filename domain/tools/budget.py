@@ -233,7 +233,7 @@ class RecordSpendTool(_BudgetWriteTool):
         "Money spent on an existing expense in a month."
     )
     args_model = RecordSpendArgs
-    grounded = grounds(amount=Ground.MONEY, period=Ground.MONTH, card=Ground.CARD,
+    grounded = grounds(amount=Ground.PAID, period=Ground.MONTH, card=Ground.CARD,
                        installments=Ground.INSTALLMENTS)
     intent = Intent.SPEND
 

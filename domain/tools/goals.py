@@ -144,7 +144,7 @@ class ContributeToGoalTool(WriteTool[ContributeArgs]):
         "Record a member's contribution to a savings goal."
     )
     args_model = ContributeArgs
-    grounded = grounds(amount=Ground.MONEY, date=Ground.DAY)
+    grounded = grounds(amount=Ground.PAID, date=Ground.DAY)
     preview_type = ContributionPreview
     speaker_argument = "paidBy"
 

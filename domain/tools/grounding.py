@@ -42,6 +42,7 @@ from domain.text import fold, words_of
 
 class Ground(StrEnum):
     MONEY = "money"      # the amount was written by a member; its currency too, or the household's
+    PAID = "paid"        # as MONEY, money that changed hands: written exactly, not as a guess ("uns 80")
     COMPUTED = "computed"  # money the model may compute ("diminui 50" -> 150): only its currency
     MONTH = "month"      # "YYYY-MM" from the member's words, this month when they say none
     DAY = "day"          # a date from the member's words, today when they say none
@@ -91,6 +92,8 @@ _CREATE: Final = re.compile(
 _SPENT: Final = re.compile(
     r"\b(?:gast\w*|pagu?\w*|compr\w*|lanc\w*|lanç\w*|anot\w*|registr\w*|veio|vieram|deu|custou|saiu|"
     r"foi\s+de|foram)\b", re.IGNORECASE)
+_SAVING: Final = re.compile(r"\b(?:junt\w*|guard\w*|poup\w*|economiz\w*|metas?)\b", re.IGNORECASE)
+_AN_EXPENSE: Final = re.compile(r"\bdespesas?\b", re.IGNORECASE)  # "cria a despesa Poupança": they said it
 _INCOME: Final = re.compile(r"\b(?:renda|rendimento\w*|sal[aá]rio\w*|ganh\w*|receb\w*|entra\w*)\b", re.IGNORECASE)
 _SPEAKER: Final = re.compile(r"^\[[^\]]{1,80}\]\s*")
 _ON_CARD: Final = frozenset({"cartao", "credito", "fatura", "parcelei", "parcelado", "parcelada", "parcelas"})
@@ -143,6 +146,11 @@ class Said:
                 return index
         return None
 
+    def guessed(self, index: int, value: Decimal) -> bool:
+        """Whether message `index` writes `value` only as a guess ("uns 80 ou 90", "100 e pouco")."""
+        found = [f for f in self.scanned(index).amounts if f.value == value]
+        return bool(found) and all(self.scanned(index).approximate(f) for f in found)
+
     def is_question(self) -> bool:
         """Whether the whole message asks ("quanto falta pra Amsterdam?", "dá pra juntar 5 mil até
         dezembro?"); one that asks and then tells ("quanto sobrou? e gastei 200") is not."""
@@ -184,7 +192,7 @@ def _grounded(grounded: Mapping[str, Ground], arguments: dict[str, Any], said: S
     money_at: int | None = None
     for name, kind in grounded.items():
         key = _key(arguments, name)
-        if kind in (Ground.MONEY, Ground.COMPUTED) and _given(arguments, key):
+        if kind in (Ground.MONEY, Ground.PAID, Ground.COMPUTED) and _given(arguments, key):
             grounded_arguments[key], found_at = _money(arguments[key], kind, said, writes=writes, key=name)
             money_at = found_at if money_at is None else money_at
     for name, kind in grounded.items():
@@ -225,6 +233,9 @@ def _check_intent(intent: Intent | None, said: Said) -> None:
         raise NotAsked("A mensagem muda um valor previsto (adjustExpense), não registra um gasto.")
     if intent is Intent.INCOME and not any(_INCOME.search(text) for text in said.messages[:2]):
         raise NotAsked("Ninguém falou de renda (renda, salário, ganho, recebo): nada foi proposto.")
+    if intent is Intent.CREATE and _SAVING.search(said.text) and not _AN_EXPENSE.search(said.text):
+        raise NotAsked("A mensagem fala em juntar ou guardar dinheiro para algo: é uma meta (createGoal) "
+                       "ou um aporte (contributeToGoal), não uma despesa nova.")
     if intent is Intent.CREATE and _SPENT.search(said.text) \
             and not any(_CREATE.search(text) for text in said.messages[:2]):
         raise NotAsked("A mensagem conta um gasto, não pede uma despesa nova: pergunte se é para criar "
@@ -240,9 +251,12 @@ def _money(value: Any, kind: Ground, said: Said, *, writes: bool, key: str) -> t
     except DomainError:
         return value, None  # the tool names what is wrong with it
     at = said.where(abs(amount))
-    if at is None and kind is Ground.MONEY and writes:
+    if at is None and kind in (Ground.MONEY, Ground.PAID) and writes:
         raise NotWritten(f"{key}: {amount:f} não está no que o membro escreveu; pergunte o valor antes "
                          "de propor.")
+    if at is not None and kind is Ground.PAID and writes and said.guessed(at, abs(amount)):
+        raise NotWritten(f"{key}: {amount:f} foi escrito como aproximado (uns, e pouco, ou, não lembro); "
+                         "pergunte o valor exato antes de propor.")
     if at is None and kind is Ground.COMPUTED and writes and not _numbers_written(said):
         # A computed amount ("reajustou 12%", "diminui 50") needs a number to compute from.
         raise NotWritten(f"{key}: nenhum valor nem percentual foi escrito; pergunte o valor antes de propor.")

@@ -80,7 +80,7 @@ class SettleUpTool(WriteTool[SettleUpArgs]):
     name = "settleUp"
     description = "Acerto: a member pays back a debt."
     args_model = SettleUpArgs
-    grounded = grounds(amount=Ground.MONEY)
+    grounded = grounds(amount=Ground.PAID)
     preview_type = SettlementPreview
     speaker_argument = "speaker"
 

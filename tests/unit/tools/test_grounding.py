@@ -18,7 +18,7 @@ from domain.ledger import InMemoryLedger
 from domain.money import Money
 from domain.operations.log import InMemoryOperationLog
 from domain.tools.base import HouseholdBinding
-from domain.tools.grounding import Ground, NotAsked, NotWritten, Said, ground, grounds
+from domain.tools.grounding import Ground, Intent, NotAsked, NotWritten, Said, ground, grounds
 from domain.tools.registry import household_tools
 from tests.fakes.scripted_model import ScriptedModel, call, say
 
@@ -91,6 +91,37 @@ async def test_an_amount_nobody_wrote_is_asked_about_and_nothing_is_proposed() -
     assert "pergunte o valor" in model.requests[-1].messages[-1]["content"]
 
 
+@pytest.mark.parametrize("text", [
+    "gastei uns 80 ou 90 no mercado, não lembro direito",
+    "gastei uns 80 no mercado",
+    "deu 80 e pouco no mercado",
+    "cerca de 80 no mercado",
+    "mercado, 80 se não me engano",
+])
+def test_money_paid_written_as_a_guess_is_asked_about_not_proposed(text: str) -> None:
+    guessed = ground(grounds(amount=Ground.PAID), None, {"amount": {"amount": 80}},
+                     Said(text, date(2026, 7, 1), "BRL"), writes=True)
+    assert isinstance(guessed.refusal, NotWritten) and "aproximado" in str(guessed.refusal)
+
+
+@pytest.mark.parametrize("text", [
+    "gastei 80 no mercado",
+    "comprei umas frutas no mercado, 80",     # "umas" before no amount
+    "acho que paguei 80 no mercado",          # whether, not how much
+    "80,00 no mercado, se não me engano",     # cents: no guess
+])
+def test_an_amount_written_plainly_is_no_guess(text: str) -> None:
+    grounded = ground(grounds(amount=Ground.PAID), None, {"amount": {"amount": 80}},
+                      Said(text, date(2026, 7, 1), "BRL"), writes=True)
+    assert grounded.refusal is None
+
+
+def test_an_expected_amount_or_a_target_may_be_an_estimate() -> None:
+    estimated = ground(grounds(expected=Ground.MONEY), None, {"expected": {"amount": 180}},
+                       Said("cria a despesa Luz, uns 180 por mês", date(2026, 7, 1), "BRL"), writes=True)
+    assert estimated.refusal is None
+
+
 async def test_an_amount_from_the_members_earlier_message_is_grounded_in_it() -> None:
     agent, _ = await chat(spend({"amount": 150}), spend({"amount": 150}, period="2026-06", operationId="op-3"))
 
@@ -139,6 +170,23 @@ async def test_a_spend_on_an_expense_the_household_lacks_is_never_made_a_new_exp
 
     assert told.receipts == [] and "despesa nova" in (told.tool_calls[0].error or "")
     assert asked.receipts[0].preview["name"] == "Netflix"
+
+
+@pytest.mark.parametrize("text", [
+    "quero começar a juntar pro enxoval, 8,5 mil, eu e a Marina",
+    "vamos guardar 500 por mês pra viagem",
+    "nova meta: enxoval, 8.500",
+])
+def test_saving_for_something_is_never_made_a_new_expense(text: str) -> None:
+    refused = ground(grounds(expected=Ground.MONEY), Intent.CREATE, {"expected": {"amount": 8500}},
+                     Said(text, date(2026, 7, 1), "BRL"), writes=True)
+    assert isinstance(refused.refusal, NotAsked) and "createGoal" in str(refused.refusal)
+
+
+def test_a_new_expense_the_members_call_one_may_name_saving() -> None:
+    asked = ground(grounds(expected=Ground.MONEY), Intent.CREATE, {"expected": {"amount": 300}},
+                   Said("cria a despesa poupança do Theo, 300 por mês", date(2026, 7, 1), "BRL"), writes=True)
+    assert asked.refusal is None
 
 
 async def test_a_question_is_never_turned_into_a_write() -> None:
