@@ -40,7 +40,9 @@ _BEFORE_DEADLINE: Final = frozenset({"ate", "pra", "para", "p", "em"})
 # Every other word the rest of the message may hold (folded).
 _PLAIN: Final = _BEFORE_AMOUNT | _BEFORE_DEADLINE | frozenset({
     "e", "o", "a", "os", "as", "do", "da", "dos", "das", "prazo", "meta", "total", "objetivo", "alvo", "juntar",
-    "reais", "pf", "pfv", "favor", "ai", "la", "ta", "contribuem", "contribuimos", "contribuindo", "contribui"})
+    "reais", "pf", "pfv", "favor", "ai", "la", "ta", "contribuem", "contribuimos", "contribuindo", "contribui",
+    # no deadline: "sem prazo", "sem data pra acabar"
+    "sem", "data", "definida", "definido", "acabar", "terminar"})
 # Who saves for it: every member ("nós dois", "a gente", "meta dos dois"), or those named.
 _EVERYONE: Final = frozenset({"nos", "dois", "duas", "gente", "juntos", "ambos", "todos", "casal"})
 _SPEAKER: Final = frozenset({"eu", "mim", "minha", "meu"})
@@ -48,6 +50,8 @@ _ALONE: Final = frozenset({"so", "somente", "apenas", "sozinho", "sozinha"})
 _PUNCTUATION: Final = frozenset(",;:-–—(")
 # "queremos juntar 6 mil pra lua de mel": the couple's wish, a verb of saving, and what it is for.
 _WE_WANT: Final = frozenset({"queremos", "vamos", "precisamos"})
+_I_WANT: Final = frozenset({"quero", "preciso"})  # only with the couple named: "eu e a Marina"
+_BEGIN: Final = (("comecar", "a"), ("comecar", "de"))
 _SAVE: Final = frozenset({"juntar", "guardar", "poupar", "economizar"})
 _FOR: Final = frozenset({"pra", "para", "pro", "p"})
 _ARTICLES: Final = frozenset({"a", "o", "as", "os", "nossa", "nosso", "nossas", "nossos", "uma", "um"})
@@ -76,14 +80,23 @@ def read_new_goal(text: str, said: Scan, subjects: Subjects, members: Sequence[M
 def _wish(text: str, said: Scan, subjects: Subjects, members: Sequence[Member]) -> list[dict[str, Any]] | None:
     """"eu e o Bruno queremos juntar 6 mil euros pra lua de mel até junho de 2028": a goal the
     couple sets out to save for, named after "pra", which the household does not have yet (one it
-    has makes this a plan for it: the model's). Only "queremos", "vamos" or "precisamos" with a
-    verb of saving, right before the one amount."""
+    has makes this a plan for it: the model's). Only "queremos", "vamos" or "precisamos" (or
+    "quero" with the couple named: "quero começar a juntar pro enxoval, 8,5 mil, eu e a Marina")
+    with a verb of saving, right before the one amount or before "pra" and the name, the amount
+    after it."""
     words = said.words
-    at = next((i for i in range(len(words) - 1) if words[i] in _WE_WANT and words[i + 1] in _SAVE), None)
-    if at is None or len(said.amounts) != 1 or said.amounts[0].first != at + 2:
+    at = next((i for i in range(len(words) - 1) if words[i] in _WE_WANT | _I_WANT), None)
+    if at is None or len(said.amounts) != 1:
         return None
+    verb = at + 1 + (2 if tuple(words[at + 1:at + 3]) in _BEGIN else 0)  # "queremos começar a juntar"
+    if verb >= len(words) or words[verb] not in _SAVE:
+        return None
+    if words[at] in _I_WANT and not (set(words) & _EVERYONE or (set(words) & _SPEAKER and any(
+            member_called(members, word) for word in words))):
+        return None  # "quero juntar 5 mil pro notebook": the speaker's own, or the couple's? the model's
     amount = said.amounts[0]
-    start = amount.last + 1
+    # "juntar 6 mil pra lua de mel", or "juntar pro enxoval, 8,5 mil": the amount before or after
+    start = amount.last + 1 if amount.first == verb + 1 else verb + 1
     if start >= len(words) or words[start] not in _FOR:
         return None
     start += 1
@@ -95,6 +108,8 @@ def _wish(text: str, said: Scan, subjects: Subjects, members: Sequence[Member]) 
     ends = _name_ends(said, start)
     if not ends:
         ends = [len(words)]
+    if amount.first > verb + 1 and amount.first < ends[0]:
+        return None
     call = _goal(text, said, subjects, members, start, ends[0], before=range(0, at), skip=range(at, start))
     return [call] if call is not None else None
 

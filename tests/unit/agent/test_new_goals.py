@@ -79,6 +79,9 @@ def test_a_goal_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> Non
     ("vamos guardar 10 mil pra reforma da cozinha até dezembro",
      goal("Reforma da cozinha", "10000", deadline="2026-12-01")),
     ("precisamos juntar 5 mil pra festa do Theo, nós dois", goal("Festa do Theo", "5000")),
+    # "quero" with the couple named; the amount after the name; no deadline said so
+    ("quero começar a juntar pro enxoval, 8,5 mil, eu e o Bruno, sem data pra acabar", goal("Enxoval", "8500")),
+    ("vamos juntar pra reforma, 10 mil até dezembro", goal("Reforma", "10000", deadline="2026-12-01")),
 ])
 def test_the_couples_wish_to_save_for_something_new_is_a_new_goal(text: str, calls: list[dict[str, Any]]) -> None:
     assert reader().read(text) == calls
@@ -91,6 +94,8 @@ def test_the_couples_wish_to_save_for_something_new_is_a_new_goal(text: str, cal
     "queremos juntar 6 mil pra lua de mel até 2028?",     # a question
     "queremos juntar 6 mil por mês pra lua de mel",       # a monthly amount
     "queremos juntar 6 mil pra lua de mel e 2 mil pra festa",  # two goals
+    "quero começar a juntar pro notebook, 5 mil",         # one wishes: who saves?
+    "vamos juntar pra reforma, 10 mil, sem pressa",       # a word the reader does not expect
 ])
 def test_a_wish_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> None:
     assert reader().read(text) is None
