@@ -179,9 +179,46 @@ def fernanda_gustavo(today: date) -> dict[str, Any]:
     }
 
 
+def renata_caio(today: date) -> dict[str, Any]:
+    """Salvador, income set, a diarista and a botijão, two cards, two goals."""
+    now = month(today)
+    return {
+        "name": "Rê e Caio (Salvador)", "currency": "BRL", "members": ["Renata", "Caio"], "income": 11800,
+        "expenses": [
+            {"name": "Aluguel", "expected": 2300, "aliases": ["aluguel do apê"], "billingDay": 5,
+             "paymentMethod": "Pix"},
+            {"name": "Condomínio", "expected": 540, "aliases": ["condo"], "billingDay": 10},
+            {"name": "Mercado", "expected": 1600, "aliases": ["supermercado", "Atakarejo", "GBarbosa"],
+             "actual": {now: Decimal("518.40")}},
+            {"name": "Padaria", "expected": 180, "aliases": ["pão", "padoca"]},
+            {"name": "Farmácia", "expected": 220, "aliases": ["remédio", "Pague Menos", "Drogasil"]},
+            {"name": "Uber", "expected": 300, "aliases": ["táxi", "99"], "actual": {now: Decimal("96.70")}},
+            {"name": "Internet", "expected": 130, "aliases": ["wifi", "Vivo Fibra"]},
+            {"name": "Academia", "expected": Decimal("119.90"), "aliases": ["Smart Fit"]},
+            {"name": "Restaurantes", "expected": 450, "aliases": ["delivery", "iFood"]},
+            {"name": "Diarista", "expected": 560, "aliases": ["faxina", "Dona Cida"]},
+            {"name": "Gás", "expected": 130, "aliases": ["botijão"]},
+            {"name": "Luz", "expected": 240, "aliases": ["energia", "Coelba"]},
+            {"name": "Água", "expected": 110, "aliases": ["Embasa"]},
+        ],
+        "cards": [{"name": "Nubank", "closingDay": 3, "dueDay": 10, "aliases": ["roxinho"]},
+                  {"name": "Santander Free", "closingDay": 22, "dueDay": 1, "aliases": ["santander"]}],
+        "goals": [
+            {"name": "Viagem pra Chapada Diamantina", "target": 6000, "deadline": "2027-04-30",
+             "members": ["Renata", "Caio"],
+             "contributions": [{"paidBy": "Renata", "amount": 1200,
+                                "date": (today - timedelta(days=35)).isoformat()}]},
+            {"name": "Reserva de emergência", "target": 20000, "members": ["Renata", "Caio"],
+             "contributions": [{"paidBy": "Caio", "amount": 5000,
+                                "date": (today - timedelta(days=45)).isoformat()}]},
+        ],
+    }
+
+
 HOUSEHOLDS = {"ab": ana_bruno, "cd": carla_diego, "jr": julia_rafael, "lm": lucas_marina, "pt": paula_thiago,
-              "fg": fernanda_gustavo}
-CURRENCY = {"ab": "BRL", "cd": "BRL", "jr": "BRL", "lm": "BRL", "pt": "EUR", "fg": "BRL"}
+              "fg": fernanda_gustavo, "rc": renata_caio}
+CURRENCY = {"ab": "BRL", "cd": "BRL", "jr": "BRL", "lm": "BRL", "pt": "EUR", "fg": "BRL",
+            "rc": "BRL"}
 
 # --------------------------------------------------------------------------- expectations
 
@@ -1029,6 +1066,161 @@ def build() -> list[dict[str, Any]]:
     more("nowrite-02", "fg", tf, say("Gustavo", "kkkk a Pipoca comeu o controle da TV 🐶"))
     more("nowrite-03", "fg", tf, say("Fernanda", "a gente já pagou a Sanepar esse mês?"))
     more("nowrite-04", "fg", tf, say("Gustavo", "se a gente gastasse 300 a mais no Condor todo mês, ia estourar?"))
+
+    # ---------------------------------------------------------------- a third dev batch, also apart from the reader
+    # Written without looking at what the free-text reader understands: every case is dev, ids "third-".
+    # The Salvador household (renata_caio) is new.
+    def third(case_id: str, home: str, today: str, *turns: dict[str, Any], **extra: Any) -> None:
+        b.add(f"third-{case_id}", home, today, *turns, split="dev", **extra)
+
+    tr = "2026-08-12"  # a Wednesday
+    ago = "2026-08"
+    # recordSpend: names, aliases, merchants, paid bills, amounts in many forms
+    third("spend-01", "rc", tr,
+          say("Renata", "mercado hj 312,40", spend("Mercado", ago, "312.40")), press_ok())
+    third("spend-02", "rc", tr,
+          say("Caio", "deu 230 no Atakarejo 🛒", spend("Mercado", ago, 230)), press_ok())
+    third("spend-03", "rc", tr,
+          say("Renata", "foi 48 de uber hj cedo", spend("Uber", ago, 48)), press_ok())
+    third("spend-04", "rc", tr,
+          say("Caio", "paguei a Coelba, 212,30", spend("Luz", ago, "212.30")), press_ok())
+    third("spend-05", "rc", tr,
+          say("Renata", "acabei de pagar a internet, R$ 129,90", spend("Internet", ago, "129.90")),
+          press_ok())
+    third("spend-06", "rc", tr,
+          say("Caio", "saiu 72 a pizza no iFood ontem 🍕", spend("Restaurantes", ago, 72)), press_ok())
+    third("spend-07", "rc", tr,
+          say("Renata", "comprei protetor solar na Drogasil por 59,99", spend("Farmácia", ago, "59.99")),
+          press_ok())
+    third("spend-08", "rc", tr,
+          say("Caio", "passei na padoca, 18,50 de pão e café ☕", spend("Padaria", ago, "18.50")), press_ok())
+    third("spend-09", "rc", tr,
+          say("Renata", "troquei o botijão hj, R$ 115", spend("Gás", ago, 115)), press_ok())
+    third("spend-10", "rc", tr,
+          say("Caio", "paguei a Dona Cida, 140 🧹", spend("Diarista", ago, 140)), press_ok())
+    third("spend-11", "rc", tr,
+          say("Renata", "peguei um 99 pro centro, cinquenta reais", spend("Uber", ago, 50)), press_ok())
+    third("spend-12", "rc", tr,
+          say("Caio", "paguei o aluguel, 2 mil e 300 ✅", spend("Aluguel", ago, 2300)), press_ok())
+    third("spend-13", "rc", tr,
+          say("Renata", "compra do mês no GBarbosa deu 1,2k 😱", spend("Mercado", ago, 1200)), press_ok())
+    third("spend-14", "rc", tr,
+          say("Caio", "condominio pago, R$ 540,00", spend("Condomínio", ago, 540)), press_ok())
+    third("spend-15", "rc", tr,
+          say("Renata", "120 reais de remedio pra gripe 🤧", spend("Farmácia", ago, 120)), press_ok())
+    third("spend-16", "rc", tr,
+          say("Caio", "pagei a luz, 201", spend("Luz", ago, 201)), press_ok())
+    third("spend-17", "rc", tr,
+          say("Renata", "padaria R$45 hj, pão de queijo e bolo pro café da tarde", spend("Padaria", ago, 45)),
+          press_ok())
+    third("spend-18", "rc", tr,
+          say("Caio", "gastamos 186 no restaurante sábado", spend("Restaurantes", ago, 186)), press_ok())
+    # relative days whose month is not the case's month
+    third("spend-date-01", "rc", "2026-06-01",  # a Monday
+          say("Renata", "ontem pedimos iFood, 78,90", spend("Restaurantes", "2026-05", "78.90")), press_ok())
+    third("spend-date-02", "rc", "2026-09-01",
+          say("Caio", "anteontem paguei a Embasa 104,20", spend("Água", "2026-08", "104.20")), press_ok())
+    third("spend-date-03", "rc", "2026-11-02",  # a Monday: sexta is 2026-10-30
+          say("Renata", "sexta passei na Drogasil, 63,80", spend("Farmácia", "2026-10", "63.80")), press_ok())
+    third("spend-date-04", "rc", "2026-12-01",
+          say("Caio", "dia 30 paguei a faxina, 280, esqueci de lançar", spend("Diarista", "2026-11", 280)),
+          press_ok())
+    third("spend-date-05", "rc", "2027-01-04",  # a Monday
+          say("Renata", "mês passado esqueci de lançar a academia, 119,90",
+              spend("Academia", "2026-12", "119.90")),
+          press_ok())
+    third("spend-date-06", "rc", "2026-03-02",  # a Monday: quinta is 2026-02-26
+          say("Caio", "na quinta fiz compra no GBarbosa, 212,35", spend("Mercado", "2026-02", "212.35")),
+          press_ok())
+    third("spend-date-07", "rc", "2026-10-01",
+          say("Renata", "ontem voltei do aeroporto de táxi, 87 reais", spend("Uber", "2026-09", 87)),
+          press_ok())
+    # who paid, personal spends
+    third("spend-paid-01", "rc", tr,
+          say("Renata", "o Caio pagou a diarista, 280", paid(spend("Diarista", ago, 280), "Caio")),
+          press_ok())
+    third("spend-paid-02", "rc", tr,
+          say("Caio", "a Rê pagou o mercado ontem, 287,60", paid(spend("Mercado", ago, "287.60"), "Renata")),
+          press_ok())
+    third("spend-personal-01", "rc", tr,
+          say("Caio", "gastei 45,00 na farmacia, mas esse é só meu",
+              paid(spend("Farmácia", ago, 45), shared=False)),
+          press_ok())
+    third("spend-personal-02", "rc", tr,
+          say("Renata", "uber 35 pro trabalho, esse foi pessoal", paid(spend("Uber", ago, 35), shared=False)),
+          press_ok())
+    # cards and parcelas (the amount is the total)
+    third("spend-card-01", "rc", tr,
+          say("Renata", "iFood 67,50 no roxinho", on_card(spend("Restaurantes", ago, "67.50"), "Nubank")),
+          press_ok())
+    third("spend-card-02", "rc", tr,
+          say("Caio", "passei a compra do Atakarejo no santander, 402,18",
+              on_card(spend("Mercado", ago, "402.18"), "Santander Free")), press_ok())
+    third("spend-card-03", "rc", tr,
+          say("Renata", "fechei o plano anual da Smart Fit, 1.198,80 em 10x no roxinho",
+              on_card(spend("Academia", ago, "1198.80"), "Nubank", 10)), press_ok())
+    third("spend-card-04", "rc", tr,
+          say("Caio", "parcelei a compra grande do GBarbosa em 3x no Santander, 960 no total",
+              on_card(spend("Mercado", ago, 960), "Santander Free", 3)), press_ok())
+    # two spends in one message
+    third("spend-two-01", "rc", tr,
+          say("Renata", "hj foi 42 de uber e 156 no mercado",
+              spend("Uber", ago, 42), spend("Mercado", ago, 156)),
+          say("Caio", "pode confirmar os dois",
+              confirming(spend("Uber", ago, 42)), confirming(spend("Mercado", ago, 156)), writes=2))
+    third("spend-two-02", "rc", tr,
+          say("Caio", "paguei a Coelba 205,10 e a Embasa 88,90",
+              spend("Luz", ago, "205.10"), spend("Água", ago, "88.90")),
+          say("Caio", "confirma tudo aí",
+              confirming(spend("Luz", ago, "205.10")), confirming(spend("Água", ago, "88.90")), writes=2))
+    # corrections
+    third("spend-correct-01", "rc", tr,
+          say("Caio", "gastei 54 na farmácia", spend("Farmácia", ago, 54)),
+          say("Caio", "não, foi 45", spend("Farmácia", ago, 45)),
+          press_ok())
+    third("spend-correct-02", "rc", tr,
+          say("Renata", "lança 49,50 de padaria", spend("Padaria", ago, "49.50")),
+          press_no(),
+          say("Renata", "errei, era 54,90", spend("Padaria", ago, "54.90")),
+          press_ok())
+
+    # contributeToGoal
+    third("contribute-01", "rc", tr,
+          say("Renata", "guardei 300 na meta da Chapada 🏞️",
+              contribute("Viagem pra Chapada Diamantina", "Renata", 300, on=d(tr))), press_ok())
+    third("contribute-02", "rc", tr,
+          say("Renata", "o Caio botou 1.500 na reserva de emergência hj",
+              contribute("Reserva de emergência", "Caio", 1500, on=d(tr))), press_ok())
+
+    # settleUp, after a shared spend one of them paid
+    third("settle-01", "rc", tr,
+          say("Caio", "paguei o mercado, 300", spend("Mercado", ago, 300)),
+          press_ok(),
+          say("Renata", "te passei 150 do mercado, Caio", settle(150, by="Renata", to="Caio")),
+          press_ok())
+    third("settle-02", "rc", tr,
+          say("Renata", "paguei a energia, 230", spend("Luz", ago, 230)),
+          press_ok(),
+          say("Caio", "Rê, te mandei 115 no pix da luz", settle(115, by="Caio", to="Renata")),
+          press_ok())
+
+    # adjustExpense
+    third("adjust-01", "rc", tr,
+          say("Caio", "a academia subiu pra 129,90", adjust("Academia", "129.90")), press_ok())
+    third("adjust-02", "rc", tr,
+          say("Renata", "o condomínio agora é 585, aprovaram o reajuste na assembleia",
+              adjust("Condomínio", 585)),
+          press_ok())
+
+    # nothing to write: questions, a guessed amount, an expense they do not have, chit-chat
+    third("nowrite-01", "rc", tr, say("Renata", "quanto a gente já gastou de mercado esse mês?"))
+    third("nowrite-02", "rc", tr, say("Caio", "acho que uns 80 no mercado, n lembro direito"))
+    third("nowrite-03", "rc", tr, say("Renata", "gastei 150 no petshop com a ração do Thor"))
+    third("nowrite-04", "rc", tr, say("Caio", "kkkkk o vizinho de novo com o paredão ligado 🙄🔊"))
+    third("nowrite-05", "rc", tr, say("Renata", "a Coelba já veio esse mês?"))
+    third("nowrite-06", "rc", tr, say("Caio", "se a gente cortasse o iFood dava pra juntar quanto por mês?"))
+    third("nowrite-07", "rc", tr, say("Renata", "gastei um pouco no uber hj, depois vejo quanto"))
+    third("nowrite-08", "rc", tr, say("Caio", "vc já pagou o condomínio?"))
 
     return b.cases
 

@@ -47,6 +47,7 @@ CONCURRENCY = 16
 MONEY_ARGS = ("amount", "expected", "newExpected", "target")
 SABOTAGES = ("arg", "extra", "same-send")
 BATCH_PREFIX = "more-"  # the second dev batch, written apart from the reader
+THIRD_PREFIX = "third-"  # the third dev batch, also written apart from the reader
 
 
 # --------------------------------------------------------------------------- the scripted providers
@@ -259,13 +260,16 @@ def model_for(server: FakeLLMServer) -> LiteLLMModel:
 def test_the_case_file_is_what_make_cases_writes_and_follows_the_brief(cases: list[Case]) -> None:
     assert DEFAULT_CASES.read_text(encoding="utf-8") == "".join(dumps(c) + "\n" for c in build())
     assert len(cases) >= 150
-    # The groups split 60/40 in a fixed pattern; the second dev batch ("more-") is all dev.
+    # The groups split 60/40 in a fixed pattern; the second and third dev batches ("more-", "third-") are all dev.
     batch = [c for c in cases if c.id.startswith(BATCH_PREFIX)]
-    patterned = [c for c in cases if not c.id.startswith(BATCH_PREFIX)]
+    third = [c for c in cases if c.id.startswith(THIRD_PREFIX)]
+    patterned = [c for c in cases if not c.id.startswith((BATCH_PREFIX, THIRD_PREFIX))]
     dev = sum(c.split == "dev" for c in patterned)
     assert 0.55 <= dev / len(patterned) <= 0.65
     assert len(batch) >= 35
     assert all(c.split == "dev" for c in batch)
+    assert len(third) >= 45
+    assert all(c.split == "dev" for c in third)
     tools = {tool for case in cases for tool in case.tools}
     assert tools == set(WRITE_TOOLS) | {"budgetStatus", "goalStatus", "checkFeasibility", "balance", "cardBill"}
     openings = [(c.turns[0]["sender"], c.turns[0]["text"]) for c in cases]
