@@ -369,7 +369,8 @@ class AgentChat:
             # A proposal's amounts, currencies, months and days come from the members' words
             # (domain.tools.grounding); a confirmation repeats its preview's arguments as they were.
             # A first call with confirm=true is a proposal all the same (rule 1): grounded.
-            words = Said.of(said, tool.reading.today(), tool.reading.currency, earlier)
+            words = Said.of(said, tool.reading.today(), tool.reading.currency, earlier,
+                            known_as=await tool.known_as(parsed))
             grounded = ground(tool.grounded, tool.intent, parsed, words, writes=isinstance(tool, WriteTool))
             parsed, refusal = grounded.arguments, grounded.refusal
         if isinstance(tool, WriteTool) and not (parsed.get("operationId") or parsed.get("operation_id")):

@@ -38,7 +38,8 @@ def is_number_word(word: str) -> bool:
 def spelled_at(words: Sequence[str], start: int) -> Spelled | None:
     """The number spelled from `words[start]` on ("duzentos e cinquenta de gasolina" -> 250, ending
     before "de"), or None when no number word begins there. A digit may stand before a scale ("2
-    mil e quinhentos"). An "e" joins only when a number word follows it."""
+    mil e quinhentos"), and digits after one ("2 mil e 300"). An "e" joins only when a number word
+    follows it, or such digits."""
     total = 0  # what earlier scales made ("dois mil" -> 2000)
     group = 0  # the hundreds, tens and units since the last scale
     index = start
@@ -49,6 +50,11 @@ def spelled_at(words: Sequence[str], start: int) -> Spelled | None:
         if word == _AND and seen and index + 1 < len(words) and is_number_word(words[index + 1]):
             index += 1
             continue
+        if word == _AND and total and not group and index + 1 < len(words) \
+                and words[index + 1].isdigit() and 0 < int(words[index + 1]) < 1000:
+            group = int(words[index + 1])  # "2 mil e 300": the digits end the number
+            index += 2
+            break
         if word in UNITS:
             value = UNITS[word]
             size = _size(value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Annotated, Any, ClassVar, TypeVar
@@ -249,6 +249,12 @@ class RecordSpendTool(_BudgetWriteTool):
         return arguments
 
     speaker_argument = "paidBy"
+
+    async def known_as(self, arguments: dict[str, Any]) -> Mapping[str, tuple[str, ...]]:
+        if missing(arguments, "card"):
+            return {}
+        budget = await self.budget_repo.load(self.budget_id, periods=())
+        return {card.name: tuple(card.aliases) for card in budget.active_cards()}
 
     async def unnamed(self, args: RecordSpendArgs, said: Said) -> DomainError | None:
         return await self._unnamed(args.expense, said, "em qual despesa lançar")

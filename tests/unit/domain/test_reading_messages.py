@@ -70,7 +70,7 @@ def test_a_tool_date_may_be_words_when_the_day_it_was_written_is_known() -> None
 @pytest.mark.parametrize(("text", "value"), [
     ("cem", 100), ("duzentos e cinquenta", 250), ("mil e duzentos", 1200),
     ("dois mil e quinhentos", 2500), ("cento e vinte e três", 123), ("2 mil e quinhentos", 2500),
-    ("um milhão", 1_000_000),
+    ("um milhão", 1_000_000), ("2 mil e 300", 2300), ("mil e 50", 1050),
 ])
 def test_numbers_in_words_are_read_exactly(text: str, value: int) -> None:
     read = spelled_at(text.split(), 0)

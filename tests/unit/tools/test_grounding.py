@@ -31,6 +31,8 @@ async def chat(*answers: dict[str, Any]) -> tuple[AgentChat, ScriptedModel]:
     budget = Budget.create("BRL", id="b1", household_id="h1")
     budget.register("Mercado", Money.of(1500, "BRL"))
     budget.register("Aluguel", Money.of(2500, "BRL"))
+    budget.register("Uber", Money.of(200, "BRL"), aliases=["99"])
+    budget.register_card("Nubank", 3, 10, aliases=["roxinho"])
     ledger = InMemoryLedger()
     budgets, goals = InMemoryBudgetRepository(ledger), InMemoryGoalRepository(ledger)
     await budgets.save(budget)
@@ -269,6 +271,45 @@ def test_a_card_or_parcelas_nobody_wrote_are_none(text: str, model_card: str, mo
                       Said.of(text, date(2026, 6, 15), "BRL"), writes=True)
 
     assert (grounded.arguments["card"], grounded.arguments["installments"]) == (card, installments)
+
+
+@pytest.mark.parametrize(("text", "model_card", "card"), [
+    ("iFood 67,50 no roxinho", "Nubank", "Nubank"),  # the card's alias names it
+    ("iFood 67,50 no roxinho", "roxinho", "roxinho"),
+    ("iFood 67,50 no santander", "Nubank", None),  # another card's alias names another card
+])
+def test_a_card_named_by_its_alias_is_named(text: str, model_card: str, card: str | None) -> None:
+    said = Said.of(text, date(2026, 6, 15), "BRL", known_as={"Nubank": ("roxinho",), "Santander Free": ("santander",)})
+
+    grounded = ground(grounds(card=Ground.CARD), None, {"card": model_card}, said, writes=True)
+
+    assert grounded.arguments["card"] == card
+
+
+async def test_a_spend_on_a_card_named_by_its_alias_keeps_its_card() -> None:
+    agent, _ = await chat(spend({"amount": "67.50"}, card="Nubank"))
+
+    reply = await agent.send("mercado 67,50 no roxinho", sender="Ana")
+
+    [receipt] = reply.receipts
+    assert receipt.preview["card"] == "Nubank"
+
+
+async def test_an_expense_whose_alias_is_a_number_is_named_by_it() -> None:
+    agent, _ = await chat(call("recordSpend", {"expense": "Uber", "amount": {"amount": 23}, "operationId": "op-1"}))
+
+    reply = await agent.send("peguei um 99 pro centro, 23", sender="Ana")
+
+    assert reply.tool_calls[0].error is None and len(reply.receipts) == 1
+
+
+async def test_a_number_that_is_an_amount_names_no_expense_whose_alias_is_another_number() -> None:
+    agent, _ = await chat(call("recordSpend", {"expense": "Uber", "amount": {"amount": 98}, "operationId": "op-1"}),
+                          say("Em qual despesa?"))
+
+    reply = await agent.send("gastei 98 no salão", sender="Ana")
+
+    assert reply.receipts == [] and "Ninguém citou a despesa Uber" in (reply.tool_calls[0].error or "")
 
 
 async def test_a_spend_the_model_put_on_a_card_nobody_named_is_a_plain_spend_preview() -> None:
