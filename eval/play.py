@@ -17,7 +17,7 @@ from domain.operations.log import fingerprint
 from domain.operations.receipts import ToolReceipt
 from domain.tools.base import compact_json
 from eval.fixture import Case, World, build_world
-from eval.scoring import Call, EntryScore, Names, canonical_args, score_turn, show
+from eval.scoring import Call, EntryScore, Names, as_shown, canonical_args, score_turn, show
 
 
 @dataclass
@@ -147,9 +147,9 @@ class Player:
         reply = await chat.send(text, sender=sender)
         latency = time.perf_counter() - started
         # Scored as the tool received them (grounded in the members' words): what the preview shows.
-        calls = [Call(index, c.name, canonical_args(world.tool(c.name), c.received or c.args,
-                                                    await _speaker(world, c, sender)),
-                      c.error, c.result)
+        calls = [as_shown(Call(index, c.name, canonical_args(world.tool(c.name), c.received or c.args,
+                                                             await _speaker(world, c, sender)),
+                               c.error, c.result))
                  for c in reply.tool_calls]
         persisted = sum(1 for c in calls if c.receipt is not None and c.receipt.persisted)
         unconfirmed = self._track(index, calls)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -311,6 +311,17 @@ def canonical_args(tool: Tool[Any] | None, raw: dict[str, Any], sender: str | No
     except DomainError:
         return dict(raw)
     return parsed.model_dump(by_alias=True)
+
+
+def as_shown(call: Call) -> Call:
+    """A settleUp that left who pays whom to the tool (the speaker's debt: contract §9) is scored
+    on the members its preview names, as any call is scored on what its preview shows."""
+    receipt = call.receipt
+    if call.name != "settleUp" or receipt is None:
+        return call
+    shown = {key: receipt.preview.get(field) for key, field in (("paidBy", "debtor"), ("paidTo", "creditor"))}
+    filled = {key: value for key, value in shown.items() if call.args.get(key) is None and value}
+    return replace(call, args={**call.args, **filled}) if filled else call
 
 
 # --------------------------------------------------------------------------- the turn

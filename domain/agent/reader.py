@@ -33,7 +33,7 @@ from domain.agent.contributions import CONTRIBUTE, read_contribution
 from domain.agent.income import read_income
 from domain.agent.new_goals import CREATE_GOAL, read_new_goal
 from domain.agent.questions import Subjects, is_question, read_question
-from domain.agent.settlements import read_settlement
+from domain.agent.settlements import read_settlement, sends_to_spouse
 from domain.budget import Budget
 from domain.cards import MAX_INSTALLMENTS
 from domain.goals import Goal
@@ -189,7 +189,7 @@ class SpendReader:
         if settlement is not None:
             return settlement
         words = said.words
-        if not words or words[0] in _QUESTION_OPENERS:
+        if not words or words[0] in _QUESTION_OPENERS or sends_to_spouse(words):
             return None
         matches = self._expenses_in(words)
         if not matches or _another_brand(words, matches):

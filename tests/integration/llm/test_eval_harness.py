@@ -24,6 +24,7 @@ from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
+from domain.operations.receipts import ToolReceipt
 from domain.text import fold
 from domain.tools.base import WriteTool
 from domain.tools.goals import goal_matching
@@ -39,7 +40,7 @@ from eval.run import (
     run_cases,
     summarize,
 )
-from eval.scoring import ARG_KINDS, Names, compare
+from eval.scoring import ARG_KINDS, Call, Names, as_shown, compare
 from infra.llm import LiteLLMModel
 from tests.fakes.llm_server import FakeLLMServer, Reply, ToolCallsReply, error, text, tool_calls
 
@@ -340,6 +341,17 @@ async def test_an_oracle_that_writes_no_operation_ids_still_passes_every_case(
     assert summarize(results, 1)["argument_errors"] == []
     landed = [c["operationId"] for r in results for t in r.turns for c in t.calls if "operationId" in c]
     assert landed and all(operation.startswith("op~") for operation in landed), "every id was minted"
+
+
+def test_an_acerto_that_left_who_pays_whom_to_the_tool_is_scored_on_whom_its_preview_names() -> None:
+    preview = {"debtor": "Renata", "creditor": "Caio", "amount": "150"}
+    left_out = Call(0, "settleUp", {"amount": {"amount": 150}}, None, ToolReceipt("op", preview, False, False))
+    named = Call(0, "settleUp", {"paidBy": "Caio"}, None, ToolReceipt("op", preview, False, False))
+    refused = Call(0, "settleUp", {"amount": {"amount": 150}}, "Ninguém deve nada", None)
+
+    assert as_shown(left_out).args == {"amount": {"amount": 150}, "paidBy": "Renata", "paidTo": "Caio"}
+    assert as_shown(named).args == {"paidBy": "Caio", "paidTo": "Caio"}  # what the model wrote stays
+    assert as_shown(refused).args == refused.args
 
 
 def test_arguments_compare_as_the_tools_resolve_them() -> None:

@@ -151,7 +151,6 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "gastei 85 na farmácia há 2 meses",
     "gastei 85 na farmácia na semana retrasada",
     "comprei remédio pra mim, 45",           # for the speaker: split or not is the model's to ask
-    "te fiz o pix da luz, 120",              # money sent to the spouse: an acerto
     "tirei 200 do mercado",                  # taken out of it, or spent?
 ])
 def test_anything_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> None:
@@ -623,3 +622,8 @@ def test_expenses_that_differ_only_by_a_plural_s_are_left_to_the_model() -> None
     budget.register("Restaurante", Money.of(100, "BRL"))
 
     assert SpendReader.of(house, budget, goals, TODAY).read("gastei 80 no restaurante") is None
+
+
+def test_money_sent_to_the_spouse_for_a_bill_is_an_acerto_not_a_spend() -> None:
+    [call] = reader().read("te fiz o pix da luz, 120") or []
+    assert call["name"] == "settleUp"

@@ -37,6 +37,9 @@ def settle(**arguments: Any) -> list[dict[str, Any]]:
     ("acerta o que eu devo pro Bruno", settle(paidTo="Bruno")),
     ("acerta com o Bruno", settle()),
     ("acerta 150,50", settle(amount={"amount": "150.50", "currency": "BRL"})),
+    ("te passei 150 do mercado", settle(amount={"amount": "150", "currency": "BRL"})),  # repays an expense
+    ("te passei 150 do mercado, Bruno", settle(paidTo="Bruno", amount={"amount": "150", "currency": "BRL"})),
+    ("te fiz um pix de 80 do mercado", settle(amount={"amount": "80", "currency": "BRL"})),
 ])
 def test_an_acerto_asked_for_is_the_call_acerto_would_make(text: str, calls: list[dict[str, Any]]) -> None:
     assert reader().read(text) == calls
@@ -54,6 +57,10 @@ def test_an_acerto_asked_for_is_the_call_acerto_would_make(text: str, calls: lis
     "te mandei 100 no pix",                     # no acerto asked for
     "não, acerta 50",                           # a correction
     "quitei minha parte com a Ana, acerta",     # "parte": how much is the model's to ask
+    "te mandei 100 pro mercado",                # money to buy something with, not repaid
+    "te passei 150 do mercado e 30 do nubank",  # a card named too
+    "te passei 150 do mercado e 30 de luz",     # two amounts: never two spends either
+    "passei 150 do mercado pro Bruno",          # no "te": who is paid is named otherwise
 ])
 def test_anything_the_reader_is_not_sure_of_in_an_acerto_is_left_to_the_model(text: str) -> None:
     assert reader().read(text) is None
@@ -62,3 +69,7 @@ def test_anything_the_reader_is_not_sure_of_in_an_acerto_is_left_to_the_model(te
 def test_settling_with_a_member_named_after_com_needs_a_household_of_two() -> None:
     assert reader("Ana", "Bruno", "Carla").read("acerta com o Bruno") is None
     assert reader("Ana", "Bruno", "Carla").read("acerta o que eu devo pra Carla") == settle(paidTo="Carla")
+
+
+def test_money_sent_for_an_expense_is_an_acerto_only_in_a_household_of_two() -> None:
+    assert reader("Ana", "Bruno", "Carla").read("te passei 150 do mercado") is None
