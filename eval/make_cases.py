@@ -16,6 +16,7 @@ import json
 import re
 import sys
 import uuid
+from collections.abc import Callable
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
@@ -344,6 +345,13 @@ class Book:
             "household": household if household is not None else HOUSEHOLDS[home](day),
             "turns": list(turns),
         })
+
+
+    def batch(self, prefix: str) -> Callable[..., None]:
+        """`add` for a batch written all for `dev`, apart from the reader: ids "<prefix>-…"."""
+        def add(case_id: str, home: str, today: str, *turns: dict[str, Any], **extra: Any) -> None:
+            self.add(f"{prefix}-{case_id}", home, today, *turns, split="dev", **extra)
+        return add
 
 
 def build() -> list[dict[str, Any]]:
@@ -933,8 +941,7 @@ def build() -> list[dict[str, Any]]:
     # ---------------------------------------------------------------- a second dev batch, written apart from the reader
     # Written without looking at what the free-text reader understands: every case is dev, ids "more-".
     # The Curitiba household (fernanda_gustavo) is new; a few cases reuse the older ones.
-    def more(case_id: str, home: str, today: str, *turns: dict[str, Any], **extra: Any) -> None:
-        b.add(f"more-{case_id}", home, today, *turns, split="dev", **extra)
+    more = b.batch("more")
 
     tf = "2026-09-16"  # a Wednesday
     sep = "2026-09"
@@ -1070,8 +1077,7 @@ def build() -> list[dict[str, Any]]:
     # ---------------------------------------------------------------- a third dev batch, also apart from the reader
     # Written without looking at what the free-text reader understands: every case is dev, ids "third-".
     # The Salvador household (renata_caio) is new.
-    def third(case_id: str, home: str, today: str, *turns: dict[str, Any], **extra: Any) -> None:
-        b.add(f"third-{case_id}", home, today, *turns, split="dev", **extra)
+    third = b.batch("third")
 
     tr = "2026-08-12"  # a Wednesday
     ago = "2026-08"
