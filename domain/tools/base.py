@@ -257,10 +257,10 @@ class Tool(ABC, Generic[A]):
         """Fills defaults and reads months and dates as people write them; tools override it."""
         return arguments
 
-    async def known_as(self, arguments: dict[str, Any]) -> Mapping[str, tuple[str, ...]]:
-        """The other names of what these arguments name, by its name (a card's aliases: "no
-        roxinho" names the Nubank); grounding reads the members' words with them."""
-        return {}
+    async def known_as(self, arguments: dict[str, Any]) -> tuple[str, ...]:
+        """Every name of what these arguments name, as the tool finds it (a card's name and
+        aliases: "no roxinho" names the Nubank); grounding reads the members' words with them."""
+        return ()
 
     def schema(self) -> dict[str, Any]:
         """The OpenAI tool spec. Built once per class (pydantic's schema generation costs a few

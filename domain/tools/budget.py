@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Annotated, Any, ClassVar, TypeVar
@@ -250,11 +250,14 @@ class RecordSpendTool(_BudgetWriteTool):
 
     speaker_argument = "paidBy"
 
-    async def known_as(self, arguments: dict[str, Any]) -> Mapping[str, tuple[str, ...]]:
+    async def known_as(self, arguments: dict[str, Any]) -> tuple[str, ...]:
         if missing(arguments, "card"):
-            return {}
-        budget = await self.budget_repo.load(self.budget_id, periods=())
-        return {card.name: tuple(card.aliases) for card in budget.active_cards()}
+            return ()
+        try:
+            card = find_card(await self.budget_repo.load(self.budget_id, periods=()), str(arguments["card"]))
+        except DomainError:
+            return ()  # no such card: the tool names the household's
+        return (card.name, *card.aliases)
 
     async def unnamed(self, args: RecordSpendArgs, said: Said) -> DomainError | None:
         return await self._unnamed(args.expense, said, "em qual despesa lançar")

@@ -110,19 +110,19 @@ class Said:
     today: date
     currency: str | None = None
     earlier: tuple[str, ...] = ()
-    # The other names of what the tool's arguments name: each card's aliases by its name, so "no
-    # roxinho" names the Nubank (Tool.known_as).
-    known_as: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
+    # Every name of what the tool's arguments name, as the tool finds it: the card's name and
+    # aliases, so "no roxinho" names the Nubank (Tool.known_as).
+    known_as: tuple[str, ...] = ()
     _scans: dict[int, Scan] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, text: str, today: date, currency: str | None, history: Sequence[Mapping[str, Any]] = (),
-           *, earlier_turns: int = 3, known_as: Mapping[str, tuple[str, ...]] | None = None) -> Said:
+           *, earlier_turns: int = 3, known_as: Sequence[str] = ()) -> Said:
         """From the conversation's messages: the members' ones (role "user"), without the
         "[Ana] " the chat puts before each."""
         earlier = [_SPEAKER.sub("", str(m.get("content") or "")) for m in reversed(history)
                    if m.get("role") == "user" and isinstance(m.get("content"), str)]
-        return cls(text, today, currency, tuple(earlier[:earlier_turns]), dict(known_as or {}))
+        return cls(text, today, currency, tuple(earlier[:earlier_turns]), tuple(known_as))
 
     def scanned(self, index: int) -> Scan:
         """Message `index`: 0 is this one, 1 the one before, …"""
@@ -330,11 +330,8 @@ def _card(value: Any, said: Said, money_at: int | None) -> Any:
     """The model's card when the member named it (any word of its name or of an alias, "no Nubank",
     "no C6", "no roxinho") or said a card ("no cartão", "no crédito"): the tool finds it or names
     the household's; else none."""
-    names = [str(value)]
-    for name, aliases in said.known_as.items():
-        if set(words_of(str(value))) & {w for n in (name, *aliases) for w in words_of(n)}:
-            names += [name, *aliases]
-    named = {word for name in names for word in words_of(name) if len(word) >= 3 or any(c.isdigit() for c in word)}
+    named = {word for name in (str(value), *said.known_as) for word in words_of(name)
+             if len(word) >= 3 or any(c.isdigit() for c in word)}
     for index in _where_time_is(money_at):
         words = set(said.scanned(index).words)
         if words & named or words & _ON_CARD:

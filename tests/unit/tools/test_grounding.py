@@ -279,7 +279,7 @@ def test_a_card_or_parcelas_nobody_wrote_are_none(text: str, model_card: str, mo
     ("iFood 67,50 no santander", "Nubank", None),  # another card's alias names another card
 ])
 def test_a_card_named_by_its_alias_is_named(text: str, model_card: str, card: str | None) -> None:
-    said = Said.of(text, date(2026, 6, 15), "BRL", known_as={"Nubank": ("roxinho",), "Santander Free": ("santander",)})
+    said = Said.of(text, date(2026, 6, 15), "BRL", known_as=("Nubank", "roxinho"))  # as the tool finds it
 
     grounded = ground(grounds(card=Ground.CARD), None, {"card": model_card}, said, writes=True)
 
