@@ -34,6 +34,9 @@ logger = logging.getLogger("infra.llm")
 DEFAULT_TIMEOUT_SECONDS = 30.0
 DEFAULT_NUM_RETRIES = 2
 DEFAULT_RETRY_WAIT_SECONDS = 0.5  # then 1, 2, 4 ... up to _MAX_RETRY_WAIT_SECONDS
+# A tool call or a reply in the chat is a few hundred tokens; a small model that loops writes until
+# this cap (about 100 s at a local model's 10 tokens/s) instead of until the timeout, every retry.
+DEFAULT_MAX_TOKENS = 1024
 _MAX_RETRY_WAIT_SECONDS = 8.0
 _TRANSIENT = frozenset({FailureKind.UNREACHABLE, FailureKind.TIMEOUT, FailureKind.RATE_LIMITED,
                         FailureKind.SERVER_ERROR})
@@ -118,8 +121,10 @@ class LiteLLMModel:
     Options: `timeout` (seconds per attempt, default 30), `num_retries` (default 2; transient
     failures only: unreachable, timeouts, 429 and 5xx, for every provider alike, with exponential
     waits from `retry_wait` seconds, default 0.5),
-    `fallbacks` (models tried in order when the primary fails), `temperature`, and anything
-    else litellm accepts, passed through. Unsupported provider params are dropped, not errors.
+    `fallbacks` (models tried in order when the primary fails), `temperature`, `max_tokens`
+    (the answer's length cap, default 1024; None for the provider's own; an answer cut there is
+    an invalid response, never half a tool call), and anything else litellm accepts, passed
+    through. Unsupported provider params are dropped, not errors.
 
     A fallback given as a plain model string does NOT inherit `api_base`/`api_key`: litellm reads
     that provider's credentials from its usual environment variables, so the primary's key is
@@ -143,6 +148,9 @@ class LiteLLMModel:
         self._fallbacks = [_fallback_target(f) for f in options.pop("fallbacks", None) or ()]
         if options.get("temperature") is None:
             options.pop("temperature", None)
+        options.setdefault("max_tokens", DEFAULT_MAX_TOKENS)
+        if options["max_tokens"] is None:
+            options.pop("max_tokens")
         self._options = options
         self._secrets = [
             s
@@ -270,14 +278,16 @@ def reads_images(model: str) -> bool:
 
 
 def model_from_settings(settings: Settings, model: str, **options: Any) -> LiteLLMModel:
-    """`model` with the chat model's endpoint, key, timeout and retries (LLM_API_BASE,
-    LLM_API_KEY, LLM_TIMEOUT, LLM_NUM_RETRIES): the chat model's and the vision model's."""
+    """`model` with the chat model's endpoint, key, timeout, retries and answer cap (LLM_API_BASE,
+    LLM_API_KEY, LLM_TIMEOUT, LLM_NUM_RETRIES, LLM_MAX_TOKENS): the chat model's and the vision
+    model's."""
     return LiteLLMModel(
         model,
         api_base=settings.llm_api_base,
         api_key=settings.llm_api_key.get_secret_value() if settings.llm_api_key else None,
         timeout=settings.llm_timeout,
         num_retries=settings.llm_num_retries,
+        max_tokens=settings.llm_max_tokens,
         **options,
     )
 
@@ -350,6 +360,10 @@ def _assistant_message(response: Any) -> dict[str, Any]:
     message = _field(choices[0], "message")
     if message is None:
         raise _invalid("the first choice has no message")
+    if _field(choices[0], "finish_reason") == "length":
+        # A runaway answer (a small model repeating itself): its text is cut mid-sentence and its
+        # tool calls mid-JSON, so none of it is passed on.
+        raise _invalid("the answer was cut at the max_tokens limit")
     content = _field(message, "content")
     if content is not None and not isinstance(content, str):
         raise _invalid(f"message content is {type(content).__name__}, not text")

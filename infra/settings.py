@@ -29,6 +29,7 @@ class Settings(BaseSettings):
     llm_api_key: SecretStr | None = None
     llm_timeout: float = 30.0
     llm_num_retries: int = 2
+    llm_max_tokens: int = Field(default=1024, ge=1)
     llm_fallbacks: Annotated[list[str], NoDecode] = Field(default_factory=list)
     # Media (contract §8): photos go to VISION_MODEL (else LLM_MODEL); voice notes to
     # TRANSCRIPTION_MODEL, whose endpoint and key default to LLM_API_BASE / LLM_API_KEY.

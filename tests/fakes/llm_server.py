@@ -350,6 +350,14 @@ class FakeLLMServer:
         else:
             prompt_tokens = _rough_tokens([body.get("messages"), body.get("tools")])
             completion_tokens = _rough_tokens(produced)
+        cap = body.get("max_tokens")
+        if isinstance(cap, int) and completion_tokens > cap:
+            # As a real server does: the answer stops at the cap, mid-text or mid-JSON.
+            finish_reason, completion_tokens = "length", cap
+            if message["content"]:
+                message["content"] = message["content"][: cap * 4]
+            for call in message.get("tool_calls", ()):
+                call["function"]["arguments"] = call["function"]["arguments"][: cap * 4]
         return {
             "id": f"chatcmpl-fake-{next(self._ids)}",
             "object": "chat.completion",

@@ -309,6 +309,11 @@ def fault_model(house: House, fault: str) -> LiteLLMModel:
         # Real providers echo (part of) the key; this fake echoes all of it.
         house.llm.script([error(401, body={"error": {"message": f"Incorrect API key provided: {KEY}",
                                                      "type": "invalid_request_error"}})])
+    elif fault == "runaway":
+        # A small model that repeats itself until the answer cap: half a tool call, never run.
+        house.llm.script([tool_calls(("recordSpend", {"expense": "Mercado", "amount": Decimal("37.90"),
+                                                      "note": "mercado " * 300}))])
+        options["max_tokens"] = 64
     return LiteLLMModel("openai/fake-model", api_base=house.llm.base_url, api_key=KEY, **options)
 
 
@@ -318,6 +323,7 @@ FAULTS = {
     "429": FailureKind.RATE_LIMITED,
     "unreachable": FailureKind.UNREACHABLE,
     "401": FailureKind.AUTHENTICATION,
+    "runaway": FailureKind.INVALID_RESPONSE,
 }
 
 

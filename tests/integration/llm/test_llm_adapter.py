@@ -303,6 +303,67 @@ async def test_an_empty_assistant_message_comes_back_as_empty_text_for_the_chat_
     assert answer["content"] == "" and not answer["tool_calls"]
 
 
+async def test_every_call_caps_the_answer_at_1024_tokens_unless_told_otherwise(llm: FakeLLMServer) -> None:
+    llm.script([text("ok"), text("ok"), text("ok")])
+
+    await model_for(llm).complete(MESSAGES, TOOLS)
+    await model_for(llm, max_tokens=200).complete(MESSAGES, TOOLS)
+    await model_for(llm, max_tokens=None).complete(MESSAGES, TOOLS)
+
+    assert [body.get("max_tokens") for body in llm.requests] == [1024, 200, None]
+
+
+async def test_llm_max_tokens_from_the_environment_reaches_the_provider(
+    llm: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pydantic import SecretStr
+
+    from infra.llm import model_from_settings
+    from infra.settings import Settings
+
+    monkeypatch.setenv("LLM_MAX_TOKENS", "300")
+    settings = Settings(_env_file=None, llm_api_base=llm.base_url, llm_api_key=SecretStr(KEY))  # type: ignore[call-arg]
+    llm.script([text("ok")])
+
+    await model_from_settings(settings, "openai/fake-model").complete(MESSAGES, TOOLS)
+
+    assert llm.requests[0]["max_tokens"] == 300
+
+
+async def test_an_answer_cut_at_the_cap_is_an_invalid_response_tried_once_not_half_a_reply(
+    llm: FakeLLMServer,
+) -> None:
+    # A small model that repeats itself writes until the cap; a retry would only repeat that.
+    llm.script([text("Anotado, anotado, " * 200)])
+
+    failure = await failure_of(model_for(llm, max_tokens=50, num_retries=2))
+
+    assert failure.kind is FailureKind.INVALID_RESPONSE
+    assert "max_tokens" in failure.detail
+    assert len(llm.requests) == 1
+
+
+async def test_a_tool_call_cut_at_the_cap_is_never_passed_on_as_arguments(llm: FakeLLMServer) -> None:
+    llm.script([tool_calls(("recordSpend", {"amount": Decimal("37.90"), "category": "mercado",
+                                            "note": "x" * 400}))])
+
+    failure = await failure_of(model_for(llm, max_tokens=20, num_retries=0), TOOLS)
+
+    assert failure.kind is FailureKind.INVALID_RESPONSE
+
+
+async def test_a_cut_answer_from_the_primary_is_tried_on_the_fallback(llm: FakeLLMServer) -> None:
+    llm.script([text("sem fim " * 300), text("Anotado.")])
+    model = LiteLLMModel("openai/fake-model", api_base=llm.base_url, api_key=KEY, num_retries=0,
+                         max_tokens=50, fallbacks=[{"model": "openai/fake-model", "api_base": llm.base_url,
+                                                    "api_key": KEY}])
+
+    reply = await model.complete(MESSAGES, TOOLS)
+
+    assert reply["content"] == "Anotado."
+    assert [body.get("max_tokens") for body in llm.requests] == [50, 50]
+
+
 async def test_a_model_without_a_provider_becomes_a_not_configured_failure(llm: FakeLLMServer) -> None:
     model = LiteLLMModel("no-such-provider-model", api_base=llm.base_url, api_key=KEY, num_retries=0)
 
