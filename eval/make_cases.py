@@ -216,10 +216,49 @@ def renata_caio(today: date) -> dict[str, Any]:
     }
 
 
+def larissa_vinicius(today: date) -> dict[str, Any]:
+    """Porto Alegre, a daughter (Manu) and a dog (Bolacha), income set, two cards (Banrisul and Itaú), two goals."""
+    now = month(today)
+    return {
+        "name": "Lari e Vini (Porto Alegre)", "currency": "BRL", "members": ["Larissa", "Vinícius"], "income": 13900,
+        "expenses": [
+            {"name": "Aluguel", "expected": 2400, "aliases": ["aluguel do apê"], "billingDay": 5,
+             "paymentMethod": "Pix"},
+            {"name": "Condomínio", "expected": 610, "aliases": ["condo", "taxa do prédio"], "billingDay": 10},
+            {"name": "Mercado", "expected": 1700, "aliases": ["supermercado", "Zaffari", "Bourbon", "Nacional", "Asun"],
+             "actual": {now: Decimal("480.35")}},
+            {"name": "Feira", "expected": 280, "aliases": ["hortifruti", "feira ecológica"]},
+            {"name": "Açougue", "expected": 350, "aliases": ["carne", "casa de carnes"]},
+            {"name": "Luz", "expected": 230, "aliases": ["energia", "CEEE", "Equatorial"]},
+            {"name": "Água", "expected": 120, "aliases": ["DMAE"]},
+            {"name": "Gasolina", "expected": 600, "aliases": ["combustível", "posto", "Shell", "Ipiranga"],
+             "actual": {now: 150}},
+            {"name": "Farmácia", "expected": 250, "aliases": ["remédio", "remédios", "Panvel", "São João"]},
+            {"name": "Pet", "expected": 300, "aliases": ["ração", "petshop", "veterinário", "vet", "Petz", "Bolacha"]},
+            {"name": "Escola da Manu", "expected": 1450, "aliases": ["escola", "colégio", "mensalidade da escola"],
+             "billingDay": 5},
+            {"name": "Academia", "expected": Decimal("129.90"), "aliases": ["Panobianco", "musculação"]},
+            {"name": "Streaming", "expected": 95, "aliases": ["Netflix", "Spotify", "Max"]},
+            {"name": "Restaurantes", "expected": 450, "aliases": ["iFood", "delivery", "xis", "lanche"]},
+        ],
+        "cards": [{"name": "Banrisul Mastercard", "closingDay": 28, "dueDay": 7, "aliases": ["banri", "banrisul"]},
+                  {"name": "Itaú Click", "closingDay": 6, "dueDay": 13, "aliases": []}],
+        "goals": [
+            {"name": "Viagem pro Uruguai", "target": 9000, "deadline": "2027-01-20",
+             "members": ["Larissa", "Vinícius"],
+             "contributions": [{"paidBy": "Larissa", "amount": 2000,
+                                "date": (today - timedelta(days=40)).isoformat()}]},
+            {"name": "Troca do carro", "target": 30000, "deadline": "2027-12-01", "members": ["Larissa", "Vinícius"],
+             "contributions": [{"paidBy": "Vinícius", "amount": 7500,
+                                "date": (today - timedelta(days=60)).isoformat()}]},
+        ],
+    }
+
+
 HOUSEHOLDS = {"ab": ana_bruno, "cd": carla_diego, "jr": julia_rafael, "lm": lucas_marina, "pt": paula_thiago,
-              "fg": fernanda_gustavo, "rc": renata_caio}
+              "fg": fernanda_gustavo, "rc": renata_caio, "lv": larissa_vinicius}
 CURRENCY = {"ab": "BRL", "cd": "BRL", "jr": "BRL", "lm": "BRL", "pt": "EUR", "fg": "BRL",
-            "rc": "BRL"}
+            "rc": "BRL", "lv": "BRL"}
 
 # --------------------------------------------------------------------------- expectations
 
@@ -1227,6 +1266,147 @@ def build() -> list[dict[str, Any]]:
     third("nowrite-06", "rc", tr, say("Caio", "se a gente cortasse o iFood dava pra juntar quanto por mês?"))
     third("nowrite-07", "rc", tr, say("Renata", "gastei um pouco no uber hj, depois vejo quanto"))
     third("nowrite-08", "rc", tr, say("Caio", "vc já pagou o condomínio?"))
+
+    # ---------------------------------------------------------------- a fourth dev batch, also apart from the reader
+    # Written without looking at what the free-text reader understands: every case is dev, ids "fourth-".
+    # The Porto Alegre household (larissa_vinicius) is new.
+    fourth = b.batch("fourth")
+
+    fq = "2026-10-14"  # a Wednesday: ontem is 13/10, sexta 09/10, dia 3 is 03/10
+    fb = "2026-10-02"  # a Friday: ontem is 01/10 (October), anteontem/quarta 30/09, segunda 28/09 (September)
+    fn = "2026-11-01"  # a Sunday: ontem is 31/10, sexta 30/10 (October)
+    out, sep = "2026-10", "2026-09"
+    # recordSpend: merchants and aliases, paid bills, amounts in many forms
+    fourth("spend-01", "lv", fq,
+           say("Vinícius", "zaffari 187,45", spend("Mercado", out, "187.45")), press_ok())
+    fourth("spend-02", "lv", fq,
+           say("Larissa", "gastei 62 conto na feira ecologica 🥬", spend("Feira", out, "62.00")), press_ok())
+    fourth("spend-03", "lv", fq,
+           say("Vinícius", "boleto da escola pago ✅ 1.450", spend("Escola da Manu", out, "1450.00")), press_ok())
+    fourth("spend-04", "lv", fq,
+           say("Larissa", "abasteci R$ 50 no ipiranga", spend("Gasolina", out, "50.00")), press_ok())
+    fourth("spend-05", "lv", fq,
+           say("Vinícius", "enchi o tanque no posto, deu 312,80 ⛽", spend("Gasolina", out, "312.80")), press_ok())
+    fourth("spend-06", "lv", fq,
+           say("Larissa", "panvel 89,9 remedio de febre da manu", spend("Farmácia", out, "89.90")), press_ok())
+    fourth("spend-07", "lv", fq,
+           say("Larissa", "a conta de luz veio 231,70, acabei de pagar", spend("Luz", out, "231.70")), press_ok())
+    fourth("spend-08", "lv", fq,
+           say("Vinícius", "DMAE tá pago tb, 118,34", spend("Água", out, "118.34")), press_ok())
+    fourth("spend-09", "lv", fq,
+           say("Larissa", "comprei ração pro bolacha, 159.90 🐶", spend("Pet", out, "159.90")), press_ok())
+    fourth("spend-10", "lv", fq,
+           say("Vinícius", "torrei 1,5k no restaurante, jantar de aniversario de casamento 😅", spend("Restaurantes", out, "1500.00")),
+           press_ok())
+    fourth("spend-11", "lv", fq,
+           say("Larissa", "cento e vinte e oito na casa de carnes, pro churras de domingo", spend("Açougue", out, "128.00")),
+           press_ok())
+    fourth("spend-12", "lv", fq,  # ontem: 13/10
+           say("Vinícius", "74 pila no xis ontem de noite kkk", spend("Restaurantes", out, "74.00")), press_ok())
+    fourth("spend-13", "lv", fq,
+           say("Larissa", "pedimos ifood hj, ficou 96,40", spend("Restaurantes", out, "96.40")), press_ok())
+    fourth("spend-14", "lv", fq,
+           say("Vinícius", "spotify familia 34,90 saiu hj rs", spend("Streaming", out, "34.90")), press_ok())
+    fourth("spend-15", "lv", fq,
+           say("Larissa", "custou 129,90 a mensalidade da panobianco", spend("Academia", out, "129.90")), press_ok())
+    fourth("spend-16", "lv", fq,
+           say("Larissa", "fiz o pix do aluguel, 2.400", spend("Aluguel", out, "2400.00")), press_ok())
+    fourth("spend-17", "lv", fq,
+           say("Vinícius", "paguei o boleto do condominio, R$ 618,20", spend("Condomínio", out, "618.20")), press_ok())
+    fourth("spend-18", "lv", fq,
+           say("Vinícius", "passei no nacional e gastei 58,70", spend("Mercado", out, "58.70")), press_ok())
+    fourth("spend-19", "lv", fq,
+           say("Larissa", "compra do mês no bourbon R$1.234,56 😮‍💨", spend("Mercado", out, "1234.56")), press_ok())
+    fourth("spend-20", "lv", fq,
+           say("Larissa", "vc viu a equatorial? 198,62 esse mes 😱 ja paguei pq vencia hj", spend("Luz", out, "198.62")),
+           press_ok())
+    fourth("spend-21", "lv", fq,
+           say("Vinícius", "gastie 50 reais na farmacia sao joao", spend("Farmácia", out, "50.00")), press_ok())
+    # dates: some fall in the month before today's
+    fourth("spend-date-01", "lv", fb,  # anteontem: Wednesday 30/09
+           say("Larissa", "anteontem gastei 146,20 no zaffari", spend("Mercado", sep, "146.20")), press_ok())
+    fourth("spend-date-02", "lv", fb,  # quarta: 30/09
+           say("Vinícius", "quarta na feira foi 73", spend("Feira", sep, "73.00")), press_ok())
+    fourth("spend-date-03", "lv", fb,  # dia 29: 29/09
+           say("Larissa", "dia 29 paguei a agua, 121,08", spend("Água", sep, "121.08")), press_ok())
+    fourth("spend-date-04", "lv", fb,  # segunda: 28/09
+           say("Vinícius", "segunda abasteci 280 no shell", spend("Gasolina", sep, "280.00")), press_ok())
+    fourth("spend-date-05", "lv", fb,  # ontem: Thursday 01/10, this month
+           say("Vinícius", "ontem no açougue saiu 89,50", spend("Açougue", out, "89.50")), press_ok())
+    fourth("spend-date-06", "lv", fn,  # sexta: 30/10
+           say("Larissa", "sexta pedimos xis, deu 68 reais", spend("Restaurantes", out, "68.00")), press_ok())
+    fourth("spend-date-07", "lv", fn,  # ontem: Saturday 31/10
+           say("Vinícius", "95 de ração ontem", spend("Pet", out, "95.00")), press_ok())
+    fourth("spend-date-08", "lv", fq,  # dia 3: 03/10
+           say("Larissa", "no dia 3 paguei 610 do condominio", spend("Condomínio", out, "610.00")), press_ok())
+    # on a card, with parcelas where said
+    fourth("spend-card-01", "lv", fq,
+           say("Larissa", "remedios do mes 156,40, passei no banri",
+               on_card(spend("Farmácia", out, "156.40"), "Banrisul Mastercard")), press_ok())
+    fourth("spend-card-02", "lv", fq,
+           say("Vinícius", "castração do bolacha: mil e duzentos no itaú em 3x",
+               on_card(spend("Pet", out, "1200.00"), "Itaú Click", installments=3)), press_ok())
+    fourth("spend-card-03", "lv", fq,
+           say("Larissa", "nacional 342,18 no cartão do itaú", on_card(spend("Mercado", out, "342.18"), "Itaú Click")),
+           press_ok())
+    fourth("spend-card-04", "lv", fq,
+           say("Vinícius", "plano anual da panobianco, 1.198,80 em 12x no banrisul",
+               on_card(spend("Academia", out, "1198.80"), "Banrisul Mastercard", installments=12)), press_ok())
+    # the other member paid
+    fourth("spend-paid-01", "lv", fq,
+           say("Larissa", "quem pagou o açougue foi o Vinícius, 76,80",
+               paid(spend("Açougue", out, "76.80"), "Vinícius")), press_ok())
+    fourth("spend-paid-02", "lv", fq,
+           say("Vinícius", "a Larissa pagou o veterinario, 280", paid(spend("Pet", out, "280.00"), "Larissa")),
+           press_ok())
+    # two spends in one message, confirmed in words
+    fourth("spend-two-01", "lv", fq,
+           say("Vinícius", "mercado 143,20 e farmacia 38,90 hj",
+               spend("Mercado", out, "143.20"), spend("Farmácia", out, "38.90")),
+           say("Larissa", "pode lançar os dois",
+               confirming(spend("Mercado", out, "143.20")), confirming(spend("Farmácia", out, "38.90")), writes=2))
+    fourth("spend-two-02", "lv", fq,  # ontem: 13/10
+           say("Larissa", "gasolina 200 e o xis de ontem 61",
+               spend("Gasolina", out, "200.00"), spend("Restaurantes", out, "61.00")),
+           say("Vinícius", "isso, confirma tudo",
+               confirming(spend("Gasolina", out, "200.00")), confirming(spend("Restaurantes", out, "61.00")),
+               writes=2))
+    fourth("spend-two-03", "lv", fb,  # ontem 01/10 (October), anteontem 30/09 (September)
+           say("Larissa", "farmacia ontem deu 45, e a feira anteontem 52",
+               spend("Farmácia", out, "45.00"), spend("Feira", sep, "52.00")),
+           say("Vinícius", "ok salva ambos",
+               confirming(spend("Farmácia", out, "45.00")), confirming(spend("Feira", sep, "52.00")), writes=2))
+    # look like spends, are not
+    fourth("notspend-adjust-01", "lv", fq,
+           say("Vinícius", "a panobianco aumentou, agora a mensalidade é 139,90", adjust("Academia", "139.90")),
+           press_ok())
+    fourth("notspend-adjust-02", "lv", fq,
+           say("Larissa", "o aluguel vai pra 2.550 a partir desse mes, reajuste do igpm 😤", adjust("Aluguel", "2550.00")),
+           press_ok())
+    fourth("notspend-register-01", "lv", fq,
+           say("Vinícius", "nova despesa fixa: Inglês, 320 por mês (o curso da manu começou)",
+               register("Inglês", "320.00")), press_ok())
+    fourth("notspend-contribute-01", "lv", fq,
+           say("Larissa", "guardei 400 pra viagem do uruguai hj",
+               contribute("Viagem pro Uruguai", "Larissa", "400.00", on=d(fq))), press_ok())
+    fourth("notspend-contribute-02", "lv", fq,
+           say("Vinícius", "botei mil e quinhentos no fundo do carro",
+               contribute("Troca do carro", "Vinícius", "1500.00", on=d(fq))), press_ok())
+    fourth("notspend-income-01", "lv", fq,
+           say("Larissa", "nossa renda agora é 15.200 por mês, atualiza ai", income("15200.00")), press_ok())
+    fourth("notspend-read-01", "lv", fq,
+           say("Vinícius", "quanto ja gastamos de mercado esse mes?", call("budgetStatus", period=out)))
+    fourth("notspend-unsure-01", "lv", fq,
+           say("Larissa", "acho q foi uns 80 no posto, qdo ver o extrato te falo"))
+    fourth("notspend-cancel-01", "lv", fq,
+           say("Vinícius", "xis 58", spend("Restaurantes", out, "58.00")), press_no())
+    fourth("notspend-settle-01", "lv", fq,
+           say("Larissa", "300 no zaffari, eu que paguei", spend("Mercado", out, "300.00")), press_ok(),
+           say("Vinícius", "te mandei 150 do mercado", settle("150.00", by="Vinícius", to="Larissa")), press_ok())
+    fourth("notspend-chat-01", "lv", fq,
+           say("Larissa", "o zaffari tá com picanha a 49,90 o kg 😍 bora?"))
+    fourth("notspend-future-01", "lv", fq,
+           say("Vinícius", "mes que vem vence o IPVA, 1.870 😩"))
 
     return b.cases
 

@@ -47,8 +47,8 @@ from tests.fakes.llm_server import FakeLLMServer, Reply, ToolCallsReply, error, 
 CONCURRENCY = 16
 MONEY_ARGS = ("amount", "expected", "newExpected", "target")
 SABOTAGES = ("arg", "extra", "same-send")
-BATCH_PREFIX = "more-"  # the second dev batch, written apart from the reader
-THIRD_PREFIX = "third-"  # the third dev batch, also written apart from the reader
+# The dev batches written apart from the reader, each all dev, with at least this many cases.
+APART_BATCHES = {"more-": 35, "third-": 45, "fourth-": 45}
 
 
 # --------------------------------------------------------------------------- the scripted providers
@@ -261,16 +261,14 @@ def model_for(server: FakeLLMServer) -> LiteLLMModel:
 def test_the_case_file_is_what_make_cases_writes_and_follows_the_brief(cases: list[Case]) -> None:
     assert DEFAULT_CASES.read_text(encoding="utf-8") == "".join(dumps(c) + "\n" for c in build())
     assert len(cases) >= 150
-    # The groups split 60/40 in a fixed pattern; the second and third dev batches ("more-", "third-") are all dev.
-    batch = [c for c in cases if c.id.startswith(BATCH_PREFIX)]
-    third = [c for c in cases if c.id.startswith(THIRD_PREFIX)]
-    patterned = [c for c in cases if not c.id.startswith((BATCH_PREFIX, THIRD_PREFIX))]
+    # The groups split 60/40 in a fixed pattern; the batches written apart are all dev.
+    patterned = [c for c in cases if not c.id.startswith(tuple(APART_BATCHES))]
     dev = sum(c.split == "dev" for c in patterned)
     assert 0.55 <= dev / len(patterned) <= 0.65
-    assert len(batch) >= 35
-    assert all(c.split == "dev" for c in batch)
-    assert len(third) >= 45
-    assert all(c.split == "dev" for c in third)
+    for prefix, least in APART_BATCHES.items():
+        batch = [c for c in cases if c.id.startswith(prefix)]
+        assert len(batch) >= least, prefix
+        assert all(c.split == "dev" for c in batch), prefix
     tools = {tool for case in cases for tool in case.tools}
     assert tools == set(WRITE_TOOLS) | {"budgetStatus", "goalStatus", "checkFeasibility", "balance", "cardBill"}
     openings = [(c.turns[0]["sender"], c.turns[0]["text"]) for c in cases]
