@@ -71,7 +71,16 @@ class Subjects:
 
 def is_question(text: str, said: Scan) -> bool:
     words = _opening(said.words)
-    return "?" in text or bool(words and words[0] in _OPENERS) or bool(set(said.words) & _RESUMO)
+    opens = bool(words and words[0] in _OPENERS) and not _tells_who_paid(words)
+    return "?" in text or opens or bool(set(said.words) & _RESUMO)
+
+
+_WHO_PAID: Final = frozenset({"pagou", "pagaram", "gastou", "comprou", "compraram"})
+
+
+def _tells_who_paid(words: tuple[str, ...]) -> bool:
+    """ "quem pagou o açougue foi o Vinícius, 76,80": an answer given, not a question."""
+    return len(words) > 2 and words[0] == "quem" and words[1] in _WHO_PAID and "foi" in words[2:]
 
 
 def read_question(text: str, said: Scan, subjects: Subjects) -> list[dict[str, Any]] | None:

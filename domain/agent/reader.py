@@ -93,7 +93,10 @@ _PAID_NOW: Final = frozenset({"paguei", "pagamos", "pago", "paga"})  # after "j�
 _SAYS_PARCELAS: Final = frozenset({"parcelei", "parcelamos", "parcelou", "parcelado", "parcelada", "total"})
 # "mensalidade" tells a standing price ("a mensalidade é 1.100") unless the bill was paid or came.
 _BILL: Final = "mensalidade"
-_BILL_PAID: Final = frozenset({"paguei", "pagamos", "pagou", "pagaram", "deu", "veio"})
+_BILL_PAID: Final = frozenset({"paguei", "pagamos", "pagou", "pagaram", "deu", "veio", "custou", "custaram"})
+# "tá pago", "está paga": a bill paid ("tá em 500" is a running total)
+_IS_NOW: Final = frozenset({"ta", "tah", "esta"})
+_PAID_STATE: Final = frozenset({"pago", "paga", "pagos", "pagas", "paguinho", "paguinha", "quitado", "quitada"})
 _MIN_GOAL_WORD: Final = 5
 # A spend told in words: only beside one does the reader take a typo for an expense's name.
 _SPENT: Final = frozenset({"gastei", "gastamos", "gastou", "gastaram", "paguei", "pagamos", "pagou", "pagaram",
@@ -196,7 +199,7 @@ class SpendReader:
             return None
         named = self._named(words)
         parcelas = _parcelas(words, said)
-        card = self._card_in(words, named)
+        card = self._card_in(words, named, bool(parcelas))
         if parcelas is False or card is False:
             return None
         # An expense's or a card's name with digits ("99", "Celular 2", "no C6") is a name, not an
@@ -386,14 +389,24 @@ class SpendReader:
             return None
         return _correction(RECORD_SPEND, {**arguments, "expense": match.expense}, last)
 
-    def _card_in(self, words: Sequence[str], named: set[int]) -> tuple[str, range] | Literal[False] | None:
+    def _card_in(self, words: Sequence[str], named: set[int], parcelas: bool = False
+                 ) -> tuple[str, range] | Literal[False] | None:
         """The card a message names after "no"/"na" ("gastei 50 no mercado no Nubank"): its name
         and the words it takes; None when it names none; False when it names one otherwise, or two,
-        or with an expense's words: a card the reader is unsure of is the model's."""
+        or with an expense's words: a card the reader is unsure of is the model's.
+
+        A card may also be named by one word of its name that no other card, expense or member
+        has ("no cartão do itaú" for "Itaú Click"), after the word "cartão", or in parcelas ("no
+        itaú em 3x": only a card takes parcelas); "no itaú" alone may be the bank's debit, so the
+        model's."""
         found: list[tuple[str, range]] = []
         for name, names in self.cards:
             for written in names:
                 found.extend((name, where) for where in phrase_spans(words, _words(written)))
+        whole = bool(found)
+        if not found:
+            found = [(name, range(index, index + 1)) for index, word in enumerate(words)
+                     for name in self._cards_with_word(word)]
         if not found:
             return None
         cards = {name for name, _ in found}
@@ -403,10 +416,20 @@ class SpendReader:
         # "no Nubank", "no cartão Itaú", "no cartão do Nubank"
         before = [words[i] for i in range(max(0, where.start - 3), where.start)]
         for lead in ([*_CARD_WORD, "do"], [*_CARD_WORD, "da"], _CARD_WORD, []):
+            if not (whole or parcelas or lead):
+                continue
             if len(before) >= len(lead) + 1 and before[len(before) - len(lead):] == lead \
                     and before[len(before) - len(lead) - 1] in _ON_CARD:
                 return name, range(where.start - len(lead) - 1, where.stop)
         return False
+
+    def _cards_with_word(self, word: str) -> list[str]:
+        """The one card whose names hold `word`, when it is a word of `card_words` (no expense's or
+        member's); none when no card, or two, hold it."""
+        if word not in self.card_words:
+            return []
+        holding = [name for name, names in self.cards if any(word in _words(n) for n in names)]
+        return holding if len(holding) == 1 else []
 
     def _named(self, words: Sequence[str]) -> set[int]:
         """Every word an expense's name or alias takes, wherever it stands."""
@@ -436,24 +459,27 @@ class SpendReader:
                 continue
             member = member_called(self.members, word)  # "o Rafa pagou": Rafael
             if member is None:
-                if word in _PAID and index > 0 and words[index - 1] not in _SELF | _WE and index - 1 not in covered \
-                        and not _paid_by_speaker(words, index):
+                if word in _PAID and index > 0 and words[index - 1] not in _SELF | _WE | {"quem"} \
+                        and index - 1 not in covered and not _paid_by_speaker(words, index):
                     return False  # "o Pedro pagou": not a member the reader knows
                 continue
             after = words[index + 1] if index + 1 < len(words) else ""
             if after == "que" and index + 2 < len(words):  # "foi a Ana que pagou"
                 after = words[index + 2] if words[index + 2] in _PAID else after
             before = " ".join(words[max(0, index - 2):index])
-            if after in _PAID or _PAID_BY.match(before):
+            asked = _who_paid(words, index)
+            if after in _PAID or _PAID_BY.match(before) or asked:
                 if named is not None and named != member:
                     return False
                 named = member
-                covered.update({index, index + 1, index + 2} if words[index + 1:index + 2] == ["que"]
-                               else {index, index + 1} if after in _PAID else {index, index - 1, index - 2})
+                covered.update(asked or ({index, index + 1, index + 2} if words[index + 1:index + 2] == ["que"]
+                               else {index, index + 1} if after in _PAID else {index, index - 1, index - 2}))
             else:
                 return False
         if named is not None and _SPEAKER & set(words):
             return False
+        if any(word == "quem" and index not in covered for index, word in enumerate(words)):
+            return False  # "quem pagou o açougue foi o Pedro": someone the reader does not know
         return named
 
     def _names_a_goal(self, rest: Sequence[str]) -> bool:
@@ -578,7 +604,7 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
     """Words beside a spend that change nothing in it: the spouse called first ("Ana, gastei 50 no
     mercado"), "pode registrar" at the end, "agora" after a spend told in the past ("gastei 50
     no mercado agora"; "agora é 150" is a new expected amount, not this), "já" before "paguei" ("já
-    gastamos 1500" is a running total, not this) and "ida e volta"."""
+    gastamos 1500" is a running total, not this), "tá" before "pago" and "ida e volta"."""
     words, aside = said.words, set()
     if len(words) > 1 and member_called(members, words[0]) is not None and said.text[
             said.tokens[0].end:said.tokens[1].start].strip().startswith(","):
@@ -591,6 +617,8 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
         aside.add(len(words) - 1)
     for index in range(len(words) - 1):
         if words[index] == "ja" and words[index + 1] in _PAID_NOW:  # "já paguei": a bill paid, no total
+            aside.add(index)
+        if words[index] in _IS_NOW and words[index + 1] in _PAID_STATE:  # "DMAE tá pago, 118,34"
             aside.add(index)
     for where in phrase_spans(words, ("ida", "e", "volta")):  # "uber ida e volta": one ride there and back
         aside.update(where)
@@ -620,6 +648,16 @@ def _bill_named(words: Sequence[str]) -> set[int]:
     if not _BILL_PAID & set(words):
         return set()
     return {index for index, word in enumerate(words) if word == _BILL}
+
+
+def _who_paid(words: Sequence[str], index: int) -> set[int]:
+    """ "quem pagou o açougue foi o Vinícius": the words that tell the member at `index` paid
+    ("quem pagou", "foi o"); empty when the message does not say it so."""
+    lead = 2 if index >= 2 and words[index - 1] in ("o", "a") else 1
+    if index < lead or words[index - lead] != "foi":
+        return set()
+    asked = [i for i in range(index - lead - 1) if words[i] == "quem" and words[i + 1] in _PAID]
+    return {asked[0], asked[0] + 1, *range(index - lead, index + 1)} if len(asked) == 1 else set()
 
 
 def _paid_by_speaker(words: Sequence[str], index: int) -> bool:

@@ -627,3 +627,58 @@ def test_expenses_that_differ_only_by_a_plural_s_are_left_to_the_model() -> None
 def test_money_sent_to_the_spouse_for_a_bill_is_an_acerto_not_a_spend() -> None:
     [call] = reader().read("te fiz o pix da luz, 120") or []
     assert call["name"] == "settleUp"
+
+
+# --------------------------------------------------------------------------- the fourth dev batch's forms
+
+
+def reader_with_two_banks() -> SpendReader:
+    """Cards with no alias, and two that share a bank's name."""
+    house, budget, goals = household()
+    budget.register_card("Itaú Click", 25, 5)
+    budget.register_card("Banrisul Mastercard", 10, 20)
+    budget.register_card("Banrisul Visa", 12, 22)
+    return SpendReader.of(house, budget, goals, TODAY)
+
+
+@pytest.mark.parametrize(("text", "calls"), [
+    ("mercado 342,18 no cartão do itaú", [spend("Mercado", "342.18", card="Itaú Click")]),
+    ("farmácia 89 no cartão itaú", [spend("Farmácia", "89", card="Itaú Click")]),
+    ("farmácia: mil e duzentos no itaú em 3x", [spend("Farmácia", "1200", card="Itaú Click", installments=3)]),
+])
+def test_a_card_named_by_one_word_of_its_name_after_cartao_or_with_parcelas_is_that_card(
+        text: str, calls: list[dict[str, Any]]) -> None:
+    assert reader_with_two_banks().read(text) == calls
+
+
+@pytest.mark.parametrize("text", [
+    "mercado 342,18 no itaú",                  # the bank's debit, or its card?
+    "mercado 342,18 no cartão do banrisul",    # which of the two Banrisul cards?
+    "mercado 900 no banrisul em 3x",
+    "mercado 342,18 no cartão de débito do itaú",
+])
+def test_one_word_of_a_card_that_may_be_the_bank_or_another_card_is_the_models(text: str) -> None:
+    assert reader_with_two_banks().read(text) is None
+
+
+@pytest.mark.parametrize(("text", "calls"), [
+    ("Enel tá pago tb, 118,34", [spend("Luz", "118.34")]),
+    ("a luz tá paga, 198,62", [spend("Luz", "198.62")]),
+    ("custou 89,90 a mensalidade da drogaria", [spend("Farmácia", "89.90")]),
+    ("quem pagou o mercado foi o Bruno, 76,80", [spend("Mercado", "76.80", paidBy="Bruno")]),
+    ("quem comprou o botijão foi a Ana, 120", [spend("Gás", "120", paidBy="Ana")]),
+])
+def test_a_bill_said_paid_or_the_member_who_paid_it_named_after_quem_pagou_is_a_spend(
+        text: str, calls: list[dict[str, Any]]) -> None:
+    assert reader().read(text) == calls
+
+
+@pytest.mark.parametrize("text", [
+    "o mercado tá em 500",                          # a running total
+    "a mensalidade da drogaria custa 89,90",        # a standing price
+    "quem pagou o mercado foi o Pedro, 76,80",      # not a member
+    "quem pagou o mercado, 76,80",                  # asked, not told
+    "quem pagou o mercado foi eu, 76,80",
+])
+def test_a_total_a_price_or_a_payer_the_reader_does_not_know_is_the_models(text: str) -> None:
+    assert reader().read(text) is None
