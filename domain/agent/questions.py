@@ -78,7 +78,7 @@ def is_question(text: str, said: Scan) -> bool:
 _WHO_PAID: Final = frozenset({"pagou", "pagaram", "gastou", "comprou", "compraram"})
 
 
-def _tells_who_paid(words: tuple[str, ...]) -> bool:
+def _tells_who_paid(words: Sequence[str]) -> bool:
     """ "quem pagou o açougue foi o Vinícius, 76,80": an answer given, not a question."""
     return len(words) > 2 and words[0] == "quem" and words[1] in _WHO_PAID and "foi" in words[2:]
 
