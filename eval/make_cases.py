@@ -255,10 +255,49 @@ def larissa_vinicius(today: date) -> dict[str, Any]:
     }
 
 
+def priscila_rodrigo(today: date) -> dict[str, Any]:
+    """Recife, a son (Davi, at the creche) and a cat (Mingau), income set, two cards (Nubank and Bradesco), two goals."""
+    now = month(today)
+    return {
+        "name": "Pri e Rodrigo (Recife)", "currency": "BRL", "members": ["Priscila", "Rodrigo"], "income": 12400,
+        "expenses": [
+            {"name": "Aluguel", "expected": 2100, "aliases": ["aluguel do apê"], "billingDay": 5,
+             "paymentMethod": "Pix"},
+            {"name": "Condomínio", "expected": 610, "aliases": ["condo", "taxa do prédio"], "billingDay": 10},
+            {"name": "Mercado", "expected": 1800,
+             "aliases": ["supermercado", "Bompreço", "Atacadão", "Assaí", "Arco-Mix"],
+             "actual": {now: Decimal("533.80")}},
+            {"name": "Luz", "expected": 260, "aliases": ["energia", "Neoenergia", "Celpe"]},
+            {"name": "Água", "expected": 110, "aliases": ["Compesa"]},
+            {"name": "Farmácia", "expected": 280, "aliases": ["remédio", "remédios", "Pague Menos", "Drogasil"]},
+            {"name": "Creche do Davi", "expected": 1250, "aliases": ["creche", "escolinha"], "billingDay": 10},
+            {"name": "Pet", "expected": 320, "aliases": ["ração", "petshop", "veterinário", "Mingau"]},
+            {"name": "Combustível", "expected": 700, "aliases": ["gasolina", "etanol", "posto"],
+             "actual": {now: 160}},
+            {"name": "Streaming", "expected": 85, "aliases": ["Netflix", "Globoplay"]},
+            {"name": "Academia", "expected": Decimal("219.80"), "aliases": ["Selfit", "musculação"]},
+            {"name": "Diarista", "expected": 640, "aliases": ["faxina", "Dona Socorro"]},
+            {"name": "Internet", "expected": Decimal("119.90"), "aliases": ["wifi", "Brisanet"]},
+            {"name": "Restaurantes", "expected": 500, "aliases": ["iFood", "delivery", "restaurante"]},
+        ],
+        "cards": [{"name": "Nubank Ultravioleta", "closingDay": 28, "dueDay": 5, "aliases": ["Nubank", "roxinho"]},
+                  {"name": "Bradesco", "closingDay": 12, "dueDay": 20, "aliases": []}],
+        "goals": [
+            {"name": "Viagem pra Fernando de Noronha", "target": 15000, "deadline": "2027-10-01",
+             "members": ["Priscila", "Rodrigo"],
+             "contributions": [{"paidBy": "Rodrigo", "amount": 2500,
+                                "date": (today - timedelta(days=30)).isoformat()}]},
+            {"name": "Reserva de emergência", "target": 24000, "members": ["Priscila", "Rodrigo"],
+             "contributions": [{"paidBy": "Priscila", "amount": 6000,
+                                "date": (today - timedelta(days=55)).isoformat()}]},
+        ],
+    }
+
+
 HOUSEHOLDS = {"ab": ana_bruno, "cd": carla_diego, "jr": julia_rafael, "lm": lucas_marina, "pt": paula_thiago,
-              "fg": fernanda_gustavo, "rc": renata_caio, "lv": larissa_vinicius}
+              "fg": fernanda_gustavo, "rc": renata_caio, "lv": larissa_vinicius, "pr": priscila_rodrigo}
 CURRENCY = {"ab": "BRL", "cd": "BRL", "jr": "BRL", "lm": "BRL", "pt": "EUR", "fg": "BRL",
-            "rc": "BRL", "lv": "BRL"}
+            "rc": "BRL", "lv": "BRL", "pr": "BRL"}
 
 # --------------------------------------------------------------------------- expectations
 
@@ -1407,6 +1446,178 @@ def build() -> list[dict[str, Any]]:
            say("Larissa", "o zaffari tá com picanha a 49,90 o kg 😍 bora?"))
     fourth("notspend-future-01", "lv", fq,
            say("Vinícius", "mes que vem vence o IPVA, 1.870 😩"))
+
+    # ---------------------------------------------------------------- fifth dev batch, apart from the reader
+    # A Recife couple, Priscila and Rodrigo: voice notes as speech-to-text writes them, chatty
+    # messages with context, a formal older-person style, amounts far from the thing or in words.
+    fifth = b.batch("fifth")
+    P, R = "Priscila", "Rodrigo"
+
+    rm = "2026-11-18"  # a Wednesday: ontem is Tue 17/11, all November
+    rb = "2026-12-02"  # a Wednesday: ontem is Tue 01/12 (December); anteontem/segunda 30/11, domingo 29/11,
+    #                    sábado passado 28/11, dia 27 (a Friday) and semana passada (23-29/11) are November
+    nov5, dez5 = month(d(rm)), month(d(rb))
+
+    # voice notes, transcribed
+    fifth("voice-01", "pr", rm,
+          say(P, "Gastei R$ 137,90 no Bompreço agora há pouco.", spend("Mercado", nov5, "137.90")), press_ok())
+    fifth("voice-02", "pr", rm,
+          say(R, "Paguei cento e vinte e oito reais de luz hoje.", spend("Luz", nov5, "128.00")), press_ok())
+    fifth("voice-03", "pr", rm,
+          say(P, "Oi amor, só pra avisar que eu gastei 45 reais na Pague Menos.",
+              spend("Farmácia", nov5, "45.00")), press_ok())
+    fifth("voice-04", "pr", rm,
+          say(R, "Então, é... eu passei no posto e coloquei duzentos reais de gasolina.",
+              spend("Combustível", nov5, "200.00")), press_ok())
+    fifth("voice-05", "pr", rm,
+          say(P, "Olha, tipo assim, a ração do Mingau acabou e eu comprei outra, deu 89,90.",
+              spend("Pet", nov5, "89.90")), press_ok())
+    fifth("voice-06", "pr", rb,
+          say(R, "Paguei a mensalidade da creche, foram R$ 1.250.", spend("Creche do Davi", dez5, "1250.00")),
+          press_ok())
+    fifth("voice-07", "pr", rb,  # ontem: 01/12
+          say(P, "Ontem eu paguei o aluguel, dois mil e cem reais.", spend("Aluguel", dez5, "2100.00")), press_ok())
+    fifth("voice-08", "pr", rb,  # anteontem: 30/11
+          say(R, "Anteontem a gente pediu comida no iFood e deu R$ 74,50.",
+              spend("Restaurantes", nov5, "74.50")), press_ok())
+    fifth("voice-09", "pr", rb,  # sábado passado: 28/11
+          say(P, "Então, sábado passado eu levei o Mingau no veterinário e a consulta foi 180 reais.",
+              spend("Pet", nov5, "180.00")), press_ok())
+    fifth("voice-10", "pr", rm,
+          say(R, "Paguei a Dona Socorro hoje, cento e sessenta reais pela faxina.",
+              spend("Diarista", nov5, "160.00")), press_ok())
+
+    # chatty, with context
+    fifth("chat-01", "pr", rm,
+          say(P, "fui no petshop comprar areia e ração pro Mingau, 159,90, tá tudo caro demais 😤",
+              spend("Pet", nov5, "159.90")), press_ok())
+    fifth("chat-02", "pr", rm,
+          say(R, "fui no Atacadão depois do trabalho e gastei 312", spend("Mercado", nov5, "312.00")), press_ok())
+    fifth("chat-03", "pr", rm,
+          say(P, "o técnico da Brisanet veio aqui consertar o roteador e cobrou 80",
+              spend("Internet", nov5, "80.00")), press_ok())
+    fifth("chat-04", "pr", rb,
+          say(R, "bom dia! paguei a conta de água, 96,40", spend("Água", dez5, "96.40")), press_ok())
+    fifth("chat-05", "pr", rm,
+          say(P, "passei na Drogasil, 62,30, era o remédio da febre do pequeno", spend("Farmácia", nov5, "62.30")),
+          press_ok())
+    fifth("chat-06", "pr", rm,
+          say(R, "aff, o condomínio veio com taxa extra esse mês, paguei 685 😩", spend("Condomínio", nov5, "685.00")),
+          press_ok())
+    fifth("chat-07", "pr", rm,  # ontem: 17/11
+          say(P, "pedimos pizza no delivery ontem pra ver o jogo, deu 89 no total 🍕",
+              spend("Restaurantes", nov5, "89.00")), press_ok())
+    fifth("chat-08", "pr", rm,
+          say(R, "paguei a Selfit, 109,90, agora vai 💪", spend("Academia", nov5, "109.90")), press_ok())
+    fifth("chat-09", "pr", rb,
+          say(P, "boa noite, amor! deixei 150 com a Dona Socorro hoje cedo, ela fez uma faxina extra",
+              spend("Diarista", dez5, "150.00")), press_ok())
+
+    # formal, an older person's style
+    fifth("formal-01", "pr", rm,
+          say(R, "Registre, por favor, uma despesa de R$ 230,00 com combustível.",
+              spend("Combustível", nov5, "230.00")), press_ok())
+    fifth("formal-02", "pr", rm,
+          say(P, "Lançar R$ 98,70 em farmácia.", spend("Farmácia", nov5, "98.70")), press_ok())
+    fifth("formal-03", "pr", rb,
+          say(R, "Prezado assistente, favor registrar o pagamento da conta de energia no valor de R$ 187,45.",
+              spend("Luz", dez5, "187.45")), press_ok())
+    fifth("formal-04", "pr", rm,
+          say(P, "Solicito o lançamento de R$ 54,90 referente à assinatura do Globoplay. Obrigada.",
+              spend("Streaming", nov5, "54.90")), press_ok())
+
+    # the amount far from the thing, in words, with symbols and slang
+    fifth("apart-01", "pr", rm,  # ontem: 17/11
+          say(R, "45 conto no iFood de ontem à noite, e o hambúrguer ainda chegou frio",
+              spend("Restaurantes", nov5, "45.00")), press_ok())
+    fifth("apart-02", "pr", rm,
+          say(P, "completei o tanque com 60 pila de etanol no posto da esquina", spend("Combustível", nov5, "60.00")),
+          press_ok())
+    fifth("apart-03", "pr", rm,
+          say(R, "R$ 342,18. Foi isso que deu a compra do mês no Bompreço.",
+              spend("Mercado", nov5, "342.18")), press_ok())
+    fifth("apart-04", "pr", rb,  # semana passada: 23-29/11
+          say(P, "semana passada: 119,90 da Brisanet, tinha esquecido de lançar", spend("Internet", nov5, "119.90")),
+          press_ok())
+    fifth("apart-05", "pr", rb,  # dia 27: a Friday in November
+          say(R, "dia 27 foi quando eu abasteci, R$270 de gasolina", spend("Combustível", nov5, "270.00")),
+          press_ok())
+    fifth("apart-06", "pr", rb,  # domingo: 29/11
+          say(P, "domingo fiz umas compras no Assaí, 428,60", spend("Mercado", nov5, "428.60")), press_ok())
+    fifth("apart-07", "pr", rb,  # segunda-feira: 30/11
+          say(R, "Segunda-feira o Mingau foi tomar vacina, 140 reais no veterinário.", spend("Pet", nov5, "140.00")),
+          press_ok())
+
+    # on a card, and in parcelas
+    fifth("card-01", "pr", rm,
+          say(P, "Coloquei 250 de gasolina no cartão do Bradesco.",
+              on_card(spend("Combustível", nov5, "250.00"), "Bradesco")), press_ok())
+    fifth("card-02", "pr", rm,
+          say(R, "paguei o iFood no roxinho, 67,80", on_card(spend("Restaurantes", nov5, "67.80"), "Nubank Ultravioleta")),
+          press_ok())
+    fifth("card-03", "pr", rm,
+          say(P, "Comprei os remédios na Drogasil e passei no Nubank, deu 134,50.",
+              on_card(spend("Farmácia", nov5, "134.50"), "Nubank Ultravioleta")), press_ok())
+    fifth("card-04", "pr", rm,
+          say(R, "comprei a caminha e o arranhador do Mingau no petshop, 480 em 4x no Nubank",
+              on_card(spend("Pet", nov5, "480.00"), "Nubank Ultravioleta", 4)), press_ok())
+    fifth("card-05", "pr", rb,
+          say(P, "Fiz a rematrícula da creche do Davi, é... novecentos reais em três vezes no cartão do Bradesco.",
+              on_card(spend("Creche do Davi", dez5, "900.00"), "Bradesco", 3)), press_ok())
+
+    # the other member paid (contract §9: the sender, unless another member is named)
+    fifth("paidby-01", "pr", rm,  # ontem: 17/11
+          say(P, "O Rodrigo pagou a conta da Neoenergia ontem, 143,20.",
+              paid(spend("Luz", nov5, "143.20"), R)), press_ok())
+    fifth("paidby-02", "pr", rb,  # ontem: 01/12
+          say(R, "A Priscila fez as compras no Atacadão ontem à noite, deu 276,45, foi ela que pagou.",
+              paid(spend("Mercado", dez5, "276.45"), P)), press_ok())
+
+    # two spends in one message
+    fifth("two-01", "pr", rm,
+          say(P, "Hoje fui na Pague Menos e gastei 38,90, e depois no Bompreço mais 156,20.",
+              spend("Farmácia", nov5, "38.90"), spend("Mercado", nov5, "156.20")),
+          say(R, "Pode confirmar os dois.",
+              confirming(spend("Farmácia", nov5, "38.90")), confirming(spend("Mercado", nov5, "156.20")),
+              writes=2))
+    fifth("two-02", "pr", rb,  # ontem 01/12 (December), anteontem 30/11 (November)
+          say(R, "Então, ontem paguei a Compesa, 87,30, e anteontem a Neoenergia, "
+                 "cento e noventa e dois.",
+              spend("Água", dez5, "87.30"), spend("Luz", nov5, "192.00")),
+          say(P, "Isso, salva os dois.",
+              confirming(spend("Água", dez5, "87.30")), confirming(spend("Luz", nov5, "192.00")), writes=2))
+
+    # look like spends, are not
+    fifth("notspend-adjust-01", "pr", rm,
+          say(P, "A Dona Socorro aumentou o preço, então muda o previsto da diarista pra 720 por mês, por favor.",
+              adjust("Diarista", "720.00")), press_ok())
+    fifth("notspend-register-01", "pr", rm,
+          say(R, "Matriculei o pequeno na natação. Cadastra uma despesa fixa nova chamada Natação, 180 reais por mês.",
+              register("Natação", "180.00")), press_ok())
+    fifth("notspend-goal-01", "pr", rm,
+          say(P, "Transferi 500 reais pra viagem de Noronha hoje.",
+              contribute("Viagem pra Fernando de Noronha", P, "500.00")), press_ok())
+    fifth("notspend-income-01", "pr", rm,
+          say(R, "Recebi um aumento! A renda da casa agora é 13.400 por mês, atualiza aí.", income("13400.00")),
+          press_ok())
+    fifth("notspend-question-01", "pr", rm,
+          say(P, "Quanto a gente já gastou de mercado esse mês?", call("budgetStatus")))
+    fifth("notspend-unsure-01", "pr", rm,
+          say(R, "Não lembro direito quanto deu a Pague Menos, acho que uns 60, 70 reais. Depois olho no extrato."))
+    fifth("notspend-cancel-01", "pr", rm,
+          say(P, "Lança aí 75 reais de delivery.", spend("Restaurantes", nov5, "75.00")), press_no())
+    fifth("notspend-settle-01", "pr", rm,
+          say(R, "Paguei a conta da Neoenergia, 210 reais.", spend("Luz", nov5, "210.00")), press_ok(),
+          say(P, "Te mandei 105 no Pix, é a minha metade da luz.", settle("105.00", by=P, to=R)), press_ok())
+    fifth("notspend-future-01", "pr", rm,
+          say(R, "Amanhã vence o condomínio, 610, não me deixa esquecer de pagar."))
+    fifth("notspend-refund-01", "pr", rm,
+          say(P, "O Atacadão devolveu 23,50 de um queijo que veio estragado."))
+    fifth("notspend-chat-01", "pr", rm,
+          say(R, "Olha, a gasolina no posto da Agamenon tá 6,49 o litro, um absurdo."))
+    fifth("notspend-balance-01", "pr", rb,
+          say(P, "Quem tá devendo pra quem aqui em casa?", call("balance")))
+
 
     return b.cases
 
