@@ -208,12 +208,40 @@ def scan(text: str, *, today: date | None = None) -> Scan:
         if _DIGIT.search(words[index]):
             strays.append(index)
         index += 1
+    amounts = _with_centavos(amounts, folded)
     currencies = {found.amount.currency for found in amounts if found.amount.currency}
     for word, key in zip(words, folded, strict=True):
         code = _currency(word, key)
         if code is not None:
             currencies.add(code)
     return Scan(text, tokens, tuple(amounts), tuple(whens), frozenset(currencies), tuple(strays), folded)
+
+
+_UNITS: Final = frozenset({"reais", "real", "euros", "euro", "dolares", "dolar"})  # "… reais e 90 centavos"
+_CENT: Final = Decimal("0.01")
+_CENTAVOS: Final = frozenset({"centavos", "centavo"})
+
+
+def _with_centavos(amounts: list[Found], folded: Sequence[str]) -> list[Found]:
+    """ "89 reais e 90 centavos", "trezentos e quarenta e dois reais e dezoito centavos" (as a voice
+    note is transcribed): one amount with its cents; "50 centavos" alone is 0,50 in the currency
+    the message or the household has."""
+    merged: list[Found] = []
+    for found in amounts:
+        after = found.last + 1
+        if after >= len(folded) or folded[after] not in _CENTAVOS or found.value != found.value.to_integral_value() \
+                or not 1 <= found.value < 100 or found.amount.currency is not None:
+            merged.append(found)
+            continue
+        cents = found.value / 100
+        before = merged[-1] if merged else None
+        if before is not None and before.last + 2 == found.first and folded[before.last + 1] == "e" \
+                and (folded[before.last] in _UNITS or before.amount.currency is not None) and before.value == before.value.to_integral_value():
+            merged[-1] = Found(Amount((before.value + cents).quantize(_CENT), before.amount.currency),
+                               before.first, after, spelled=before.spelled or found.spelled)
+        else:
+            merged.append(Found(Amount(cents.quantize(_CENT), None), found.first, after, spelled=found.spelled))
+    return merged
 
 
 def _currency(word: str, key: str) -> str | None:

@@ -94,6 +94,13 @@ def test_vinte_trinta_is_two_numbers_not_fifty() -> None:
     ("6 mil euros pra lua de mel", [("6000", "EUR")]),
     ("comprei 2 pizzas por 80", [("2", None), ("80", None)]),
     ("nós dois pagamos 50", [("50", None)]),  # "dois" alone is no amount
+    # as a voice note is transcribed: the cents said in words
+    ("gastei 89 reais e 90 centavos na farmácia", [("89.90", "BRL")]),
+    ("trezentos e quarenta e dois reais e dezoito centavos", [("342.18", "BRL")]),
+    ("R$ 20 e 5 centavos de pão", [("20.05", "BRL")]),
+    ("10 euros e 50 centavos", [("10.50", "EUR")]),
+    ("a bala custou 50 centavos", [("0.50", None)]),
+    ("50 reais e 30 no mercado", [("50", "BRL"), ("30", None)]),  # cents only when "centavos" says so
 ])
 def test_a_message_shows_every_amount_it_writes(text: str, amounts: list[tuple[str, str | None]]) -> None:
     found = scan(text, today=WEDNESDAY).amounts
