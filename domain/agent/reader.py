@@ -108,6 +108,7 @@ _OTHER_BRANDS: Final = (("mercado", "livre"), ("mercadolivre",), ("mercado", "pa
                         ("99", "food"), ("99food",), ("99", "pay"), ("99pay",))
 _RECORD: Final = frozenset({"lanca", "registra", "anota", "coloca", "poe", "bota", "lancar", "registrar"})
 MAX_SPENDS: Final = 5
+_DIGIT_IN: Final = re.compile(r"[0-9]")
 MAX_TEXT: Final = 300  # characters: a longer message is more than a spend
 
 
@@ -222,8 +223,8 @@ class SpendReader:
         if any(code != self.currency for code in said.currencies):
             return None
         period = self._period(said)
-        if period is None:
-            return None
+        if period is None and (card is not None or len(amounts) < 2):
+            return None  # two days for one spend; several spends each on its day are read below
         if parcelas and (card is None or len(amounts) != 1):
             return None  # parcelas go on a card: the one named, for the one purchase
         covered = taken | {i for a in amounts for i in range(a.first, a.last + 1)} | {
@@ -231,6 +232,8 @@ class SpendReader:
         if parcelas:  # "parcelei o sofá em 3x no Nubank, 630 no total": the same parcelas, the whole price
             covered |= {i for i, word in enumerate(words) if word in _SAYS_PARCELAS}
         covered |= _paid_by_pix(words, matches) | _asides(said, self.members) | _bill_named(words)
+        # a clause that names the one expense again ("…, era o remédio da febre") still only remarks
+        covered |= self._remarks(said, (covered - named) | (named if len(matches) > 1 else set()))
         payer = self._payer(words, covered)
         if payer is False or payer is True:
             return None
@@ -243,10 +246,13 @@ class SpendReader:
         pairs = _pairs(amounts, matches, said)
         if pairs is None:
             return None
+        periods = [period] * len(pairs) if period is not None else _each_on_its_day(pairs, said)
+        if periods is None:
+            return None
         calls = []
-        for found, match in pairs:
+        for (found, match), month in zip(pairs, periods, strict=True):
             arguments: dict[str, Any] = {
-                "expense": match.expense, "period": str(period),
+                "expense": match.expense, "period": str(month),
                 "amount": {"amount": f"{found.value:f}", "currency": self.currency}}
             if payer is not None:
                 arguments["paidBy"] = payer.name
@@ -482,6 +488,21 @@ class SpendReader:
             return False  # "quem pagou o açougue foi o Pedro": someone the reader does not know
         return named
 
+    def _remarks(self, said: Scan, covered: set[int]) -> set[int]:
+        """The `_REMARKING` words of a clause that only remarks on the spend: after the first
+        clause, with nothing of it in `covered` (an amount, a day or month, a card, a payer), no
+        digit, no member's or known name, and no other word the reader refuses."""
+        words, remarks = said.words, set()
+        for clause in _clauses(said)[1:]:
+            if covered & set(clause) or any(_DIGIT_IN.search(words[i]) for i in clause):
+                continue
+            if any(member_called(self.members, words[i]) or words[i] in self.known for i in clause):
+                continue
+            refused = [i for i in clause if _refused(words[i])]
+            if refused and all(words[i] in _REMARKING for i in refused):
+                remarks.update(refused)
+        return remarks
+
     def _names_a_goal(self, rest: Sequence[str]) -> bool:
         return any(word in self.goal_words for word in rest)
 
@@ -620,8 +641,12 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
             aside.add(index)
         if words[index] in _IS_NOW and words[index + 1] in _PAID_STATE:  # "DMAE tá pago, 118,34"
             aside.add(index)
-    for where in phrase_spans(words, ("ida", "e", "volta")):  # "uber ida e volta": one ride there and back
-        aside.update(where)
+    for phrase in _ASIDE_PHRASES:  # "uber ida e volta": one ride there and back; "agora há pouco"
+        for where in phrase_spans(words, phrase):
+            aside.update(where)
+    for index in range(len(words) - 2):  # "fui no Atacadão depois do trabalho": when in the day
+        if words[index] == "depois" and words[index + 1] in ("do", "da") and words[index + 2] not in _NOT_AFTER:
+            aside.update({index, index + 1})
     for index, word in enumerate(words):  # "comprei umas frutas": "uns 50" is an amount not sure of
         if word in _SOME and not any(a.first == index + 1 for a in said.amounts):
             aside.add(index)
@@ -632,6 +657,12 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
     return aside
 
 
+_ASIDE_PHRASES: Final = (("ida", "e", "volta"), ("agora", "ha", "pouco"), ("ha", "pouco"), ("agorinha",),
+                         ("tipo", "assim"))
+_NOT_AFTER: Final = frozenset({"amanha", "dia", "mes", "vencimento", "fechamento"})  # "depois do dia 10": a plan
+# Refused words that, in a clause of their own with no amount, no day and no name, only remark on
+# a spend ("…, 159,90, tá tudo caro demais", "…, era o remédio da febre do pequeno").
+_REMARKING: Final = frozenset({"ta", "tah", "esta", "ja", "era", "tipo"})
 _DISCOUNT: Final = frozenset({"desconto", "descontinho"})
 _SOME: Final = frozenset({"uns", "umas"})
 
@@ -711,6 +742,21 @@ def _correction(name: str, arguments: dict[str, Any], last: Mapping[str, Any]) -
 
 def _refused(word: str) -> bool:
     return matches_any(word, _NOT_A_PLAIN_SPEND)
+
+
+def _each_on_its_day(pairs: Sequence[tuple[Found, _Match]], said: Scan) -> list[Period] | None:
+    """Each spend's month when each names its own day ("farmácia ontem deu 45, e a feira anteontem
+    52"): the words up to a spend's last, after the spend before it, hold exactly one day or month
+    (and none is left over); None otherwise."""
+    ends = [max(found.last, match.last) for found, match in pairs]
+    months: list[Period] = []
+    for index, end in enumerate(ends):
+        start = ends[index - 1] + 1 if index else 0
+        inside = [when for when in said.whens if start <= when.first and when.last <= end]
+        if len(inside) != 1:
+            return None
+        months.append(inside[0].month)
+    return months if len(said.whens) == len(pairs) else None
 
 
 def _pairs(amounts: Sequence[Found], matches: Sequence[_Match], said: Scan

@@ -90,7 +90,7 @@ _CREATE: Final = re.compile(
     r"\b(?:cri[ae]\w*|nov[ao]s?|adicion\w*|cadastr\w*|despesas?|fix[ao]s?|mensa\w*|inclu\w*|assinatura|"
     r"(?:por|ao|todo|cada)\s+m[eê]s|todo\s+dia)\b", re.IGNORECASE)
 _SPENT: Final = re.compile(
-    r"\b(?:gast\w*|pagu?\w*|compr\w*|lanc\w*|lanç\w*|anot\w*|registr\w*|veio|vieram|deu|custou|saiu|"
+    r"\b(?:gast\w*|pagu?\w*|compr\w*|lanc\w*|lanç\w*|anot\w*|registr\w*|renov\w*|abastec\w*|veio|vieram|deu|custou|saiu|"
     r"foi\s+de|foram)\b", re.IGNORECASE)
 _SAVING: Final = re.compile(r"\b(?:junt\w*|guard\w*|poup\w*|economiz\w*|metas?)\b", re.IGNORECASE)
 _AN_EXPENSE: Final = re.compile(r"\bdespesas?\b", re.IGNORECASE)  # "cria a despesa Poupança": they said it

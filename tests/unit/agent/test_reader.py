@@ -682,3 +682,41 @@ def test_a_bill_said_paid_or_the_member_who_paid_it_named_after_quem_pagou_is_a_
 ])
 def test_a_total_a_price_or_a_payer_the_reader_does_not_know_is_the_models(text: str) -> None:
     assert reader().read(text) is None
+
+
+# --------------------------------------------------------------------------- the fifth dev batch's forms
+
+
+@pytest.mark.parametrize(("text", "calls"), [
+    ("Gastei R$ 137,90 no supermercado agora há pouco.", [spend("Mercado", "137.90")]),
+    ("Olha, tipo assim, o botijão acabou e eu comprei outro, deu 120.", [spend("Gás", "120")]),
+    ("fui no mercado depois do trabalho e gastei 312", [spend("Mercado", "312")]),
+    ("farmácia 159,90, tá tudo caro demais 😤", [spend("Farmácia", "159.90")]),
+    ("passei na drogaria, 62,30, era o remédio da febre do pequeno", [spend("Farmácia", "62.30")]),
+    ("gastei 89 reais e 90 centavos na farmácia", [spend("Farmácia", "89.90")]),
+])
+def test_a_spend_with_a_remark_a_filler_or_the_time_of_day_is_read(text: str, calls: list[dict[str, Any]]) -> None:
+    assert reader().read(text) == calls
+
+
+@pytest.mark.parametrize("text", [
+    "mercado 300, tá em 800 esse mês",            # a running total in its own clause
+    "mercado 300, já tá acumulado",
+    "mercado 300, era pra ser 200",               # a second amount
+    "mercado 300, depois do dia 10 eu vejo",
+    "gastei 300 no mercado, era da Ana",          # whose it is: the model's
+])
+def test_a_clause_that_says_more_than_a_remark_is_the_models(text: str) -> None:
+    assert reader().read(text) is None
+
+
+def test_several_spends_each_on_its_own_day_are_each_in_that_days_month() -> None:
+    house, budget, goals = household()
+    budget.register_card("Nubank", 3, 10)
+    read = SpendReader.of(house, budget, goals, date(2026, 10, 2)).read  # a Friday: "anteontem" is September
+
+    assert read("farmacia ontem deu 45, e o mercado anteontem 52") == [
+        spend("Farmácia", "45", "2026-10"), spend("Mercado", "52", "2026-09")]
+    assert read("farmacia 45 e mercado 52, ontem e anteontem") is None  # which day is whose?
+    assert read("farmacia ontem 45 e mercado 52 anteontem") is None
+    assert read("farmacia ontem 45 no nubank e mercado anteontem 52") is None

@@ -394,3 +394,17 @@ async def test_an_income_is_set_only_when_someone_speaks_of_one() -> None:
 
     assert quoted.receipts == [] and "Ninguém falou de renda" in (quoted.tool_calls[0].error or "")
     assert told.receipts and not told.receipts[0].confirmed
+
+
+@pytest.mark.parametrize(("text", "amount"), [("renovei a academia, 109,90, agora vai 💪", "109.90"),
+                                             ("abasteci agora, 230 de gasolina", "230")])
+def test_a_spend_told_with_renovei_or_abasteci_is_a_spend_even_beside_agora(text: str, amount: str) -> None:
+    grounded = ground(grounds(amount=Ground.PAID), Intent.SPEND, {"amount": {"amount": amount}},
+                      Said(text, date(2026, 7, 1), "BRL"), writes=True)
+    assert grounded.refusal is None
+
+
+def test_agora_with_no_word_of_a_spend_is_still_a_change_not_a_spend() -> None:
+    grounded = ground(grounds(amount=Ground.PAID), Intent.SPEND, {"amount": {"amount": "129.90"}},
+                      Said("a academia agora é 129,90", date(2026, 7, 1), "BRL"), writes=True)
+    assert isinstance(grounded.refusal, NotAsked)
