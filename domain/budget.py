@@ -258,7 +258,7 @@ class Budget:
         for wanted in [cleaned, *unique_aliases]:
             for expense in self.active_expenses():
                 if expense.answers_to(wanted):
-                    raise DuplicateName(wanted, f"a despesa {expense.name}")
+                    raise DuplicateName(wanted, f"a despesa {expense.name}", expense=expense.name)
         expense = RecurringExpense(
             id=new_id(),
             name=cleaned,
@@ -297,7 +297,7 @@ class Budget:
         cleaned = clean_name(new_name, "Novo nome")
         for other in self.active_expenses():
             if other is not expense and other.answers_to(cleaned):
-                raise DuplicateName(cleaned, f"a despesa {other.name}")
+                raise DuplicateName(cleaned, f"a despesa {other.name}", expense=other.name)
         expense.aliases = aliases_after_rename(expense.name, cleaned, expense.aliases, keep_old_name)
         expense.name = cleaned
         return expense

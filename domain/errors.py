@@ -145,9 +145,13 @@ class AmbiguousName(DomainError):
 
 
 class DuplicateName(DomainError):
-    def __init__(self, name: str, owner: str) -> None:
+    """`expense`: the expense that has the name already, when it is one (the agent tells the model
+    that a spend on it is recordSpend, not a new expense)."""
+
+    def __init__(self, name: str, owner: str, *, expense: str | None = None) -> None:
         self.name = name
         self.owner = owner
+        self.expense = expense
         super().__init__(f'O nome "{shown(name)}" já é usado {_by(owner)}.')
 
 

@@ -15,7 +15,7 @@ from pydantic.alias_generators import to_camel, to_snake
 from domain.agent.conversation import ConversationStore, InMemoryConversationStore, Message
 from domain.agent.model import FailureKind, LanguageModel, ModelFailure
 from domain.agent.text_calls import read_text_calls
-from domain.errors import DomainError
+from domain.errors import DomainError, DuplicateName
 from domain.operations.log import InMemoryOperationLog, Operation, OperationLog, OperationStatus
 from domain.operations.receipts import ToolReceipt
 from domain.reading.replies import may_correct, only_agrees, refers_back
@@ -397,7 +397,7 @@ class AgentChat:
             else:
                 call.result = await tool.invoke(parsed)
         except DomainError as error:
-            call.error = str(error)
+            call.error = str(error) + _way_out(call.name, error)
         return call
 
     async def _as_proposed(self, call: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -543,6 +543,15 @@ def with_attachments(user: Message, attachments: Sequence[dict[str, Any]]) -> Me
 
 
 SELF_WORDS = frozenset({"eu", "mim", "me", "i", "speaker"})
+
+
+def _way_out(tool: str, error: DomainError) -> str:
+    """What the model may do instead, where the refusal shows it: a new expense under an existing
+    expense's name is, most often, a spend on it ("fiz a compra do mês: 1.234,56 no supermercado")."""
+    if tool == "registerExpense" and isinstance(error, DuplicateName) and error.expense:
+        return (f" A despesa {error.expense} já existe: um gasto ou uma conta paga nela é recordSpend "
+                f'com expense="{error.expense}".')
+    return ""
 
 
 def reader_call(index: int, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:

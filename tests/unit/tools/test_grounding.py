@@ -408,3 +408,14 @@ def test_agora_with_no_word_of_a_spend_is_still_a_change_not_a_spend() -> None:
     grounded = ground(grounds(amount=Ground.PAID), Intent.SPEND, {"amount": {"amount": "129.90"}},
                       Said("a academia agora é 129,90", date(2026, 7, 1), "BRL"), writes=True)
     assert isinstance(grounded.refusal, NotAsked)
+
+
+async def test_a_new_expense_under_an_existing_expenses_name_points_the_model_to_a_spend_on_it() -> None:
+    register = call("registerExpense", {"name": "Mercado", "expected": {"amount": "1234.56"}, "operationId": "op-9"})
+    agent, _ = await chat(register, spend({"amount": "1234.56"}))
+
+    reply = await agent.send("fiz a compra do mês: 1.234,56 no mercado", sender="Ana")
+
+    assert 'já é usado' in (reply.tool_calls[0].error or "")
+    assert 'recordSpend com expense="Mercado"' in (reply.tool_calls[0].error or "")
+    assert reply.receipts[0].preview["delta"]["amount"] == Money.of("1234.56", "BRL").amount
