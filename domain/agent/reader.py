@@ -57,7 +57,7 @@ RECORD_SPEND: Final = "recordSpend"
 
 # Words that make a message something other than a plain spend, or a spend the reader cannot be
 # sure of: each sends the message to the model. Folded (no accents); a word ending in "*" is a prefix.
-_NOT_A_PLAIN_SPEND: Final = tuple(["subiu", "sobe", "subir", "aumentou", "aumenta", "aumentar", "aumento", "diminui", "diminuiu", "diminuir", "baixou", "baixa", "baixar", "reajust*", "atualiz*", "mudou", "muda", "mudar", "mude", "passa", "passou", "agora", "previsto", "prevista", "orcamento", "mensal", "mensalidade", "todo", "toda", "cadastr*", "cria", "criar", "crie", "nova", "despesa", "despesas", "registrar", "meta", "metas", "aport*", "guardei", "guardar", "guardamos", "juntei", "juntar", "juntamos", "poupei", "poupar", "poupanca", "acert*", "pix", "devo", "deve", "devem", "devendo", "transferi", "mandei", "empresta*", "emprestei", "renda", "salario", "recebi", "ganhei", "rendimento", "divid*", "metade", "cada", "nao", "nem", "errado", "errada", "era", "ops", "corrig*", "cancel*", "desfaz*", "desfazer", "apaga*", "apagar", "tira", "tirar", "tirei", "tiramos", "tirou", "remove*", "estorn*", "reembols*", "devolv*", "volta", "voltou", "cartao", "credito", "parcel*", "vezes", "fatura", "vai", "vamos", "vou", "vai", "iremos", "quero", "queria", "queremos", "preciso", "precisamos", "devemos", "planej*", "prever", "se", "caso", "talvez", "acho", "estimo", "deveria", "seria", "uns", "umas", "aproximadamente", "tipo", "cerca", "quase", "total", "sem", "quanto", "quanta", "quantos", "quantas", "qual", "quais", "como", "quando", "onde", "porque", "pq", "sera",
+_NOT_A_PLAIN_SPEND: Final = tuple(["subiu", "sobe", "subir", "aumentou", "aumenta", "aumentar", "aumento", "diminui", "diminuiu", "diminuir", "baixou", "baixa", "baixar", "reajust*", "atualiz*", "mudou", "muda", "mudar", "mude", "passa", "passou", "agora", "previsto", "prevista", "orcamento", "mensal", "mensalidade", "todo", "toda", "cadastr*", "cria", "criar", "crie", "nova", "despesa", "despesas", "meta", "metas", "aport*", "guardei", "guardar", "guardamos", "juntei", "juntar", "juntamos", "poupei", "poupar", "poupanca", "acert*", "pix", "devo", "deve", "devem", "devendo", "transferi", "mandei", "empresta*", "emprestei", "renda", "salario", "recebi", "ganhei", "rendimento", "divid*", "metade", "cada", "nao", "nem", "errado", "errada", "era", "ops", "corrig*", "cancel*", "desfaz*", "desfazer", "apaga*", "apagar", "tira", "tirar", "tirei", "tiramos", "tirou", "remove*", "estorn*", "reembols*", "devolv*", "volta", "voltou", "cartao", "credito", "parcel*", "vezes", "fatura", "vai", "vamos", "vou", "vai", "iremos", "quero", "queria", "queremos", "preciso", "precisamos", "devemos", "planej*", "prever", "se", "caso", "talvez", "acho", "estimo", "deveria", "seria", "uns", "umas", "aproximadamente", "tipo", "cerca", "quase", "total", "sem", "quanto", "quanta", "quantos", "quantas", "qual", "quais", "como", "quando", "onde", "porque", "pq", "sera",
     # a running total, a saving, money set aside, a due date, a plan, a unit price: not a spend
     "ja", "ta", "tah", "esta", "estamos", "acumulad*", "menos", "economiz*", "desconto*", "cashback",
     "deixa", "deixar", "separa*", "reserv*", "venc*", "amanha", "depois", "litro*", "kg", "quilo*",
@@ -86,7 +86,9 @@ _BY_PIX: Final = frozenset({"no", "pelo", "via", "por", "com"})  # "no pix": how
 _ON_CARD: Final = frozenset({"no", "na"})  # "no Nubank", "na Visa"
 _CARD_WORD: Final = ["cartao"]  # "no cartão Itaú"
 _PARCELAS: Final = re.compile(r"^([0-9]{1,2})x$")  # "10x"
-_TIMES: Final = frozenset({"vezes", "parcelas"})  # "em 2 vezes", "3 parcelas" ("2 x 50" is a product)
+_TIMES: Final = frozenset({"vezes", "parcelas"})
+_FEW: Final = {"duas": 2, "dois": 2, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6, "sete": 7, "oito": 8, "nove": 9,
+               "dez": 10, "onze": 11, "doze": 12}  # "em 2 vezes", "3 parcelas" ("2 x 50" is a product)
 _PARCELADO: Final = frozenset({"em", "parcelado", "parcelada", "parcelei", "dividido", "dividi"})
 _PAID_NOW: Final = frozenset({"paguei", "pagamos", "pago", "paga"})  # after "já": paid, not a running total
 # Beside parcelas the reader found: words that say them again, or that the amount is the whole price.
@@ -545,6 +547,9 @@ def _parcelas(words: Sequence[str], said: Scan) -> tuple[int, range] | Literal[F
         written = _PARCELAS.match(word)
         if written:
             found.append((int(written.group(1)), index, index))
+    for index, word in enumerate(words[1:], 1):  # "em três vezes": small numbers are no amounts
+        if word in _TIMES and words[index - 1] in _FEW and not any(a.last == index - 1 for a in said.amounts):
+            found.append((_FEW[words[index - 1]], index - 1, index))
     for amount in said.amounts:
         after = amount.last + 1
         if after < len(words) and words[after] in _TIMES and amount.first == amount.last:
@@ -617,7 +622,8 @@ def _paid_by_pix(words: Sequence[str], matches: Sequence[_Match]) -> set[int]:
                   if word == "pix" and index + 2 in starts and words[index + 1] in ("do", "da", "de")}
 
 
-_ASK_TO_RECORD: Final = frozenset({"registrar", "registra", "lancar", "lanca", "anotar", "anota", "salvar", "salva"})
+_ASK_TO_RECORD: Final = frozenset({"registrar", "registra", "registre", "lancar", "lanca", "lance", "anotar", "anota",
+                                    "anote", "salvar", "salva"})
 _NOW: Final = "agora"
 
 
@@ -644,6 +650,13 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
     for phrase in _ASIDE_PHRASES:  # "uber ida e volta": one ride there and back; "agora há pouco"
         for where in phrase_spans(words, phrase):
             aside.update(where)
+    for index in range(1, len(words) - 1):  # "gastei 38,90 na farmácia, e depois no mercado mais 156,20"
+        if words[index] == "depois" and words[index + 1] in _THEN_AT:
+            aside.add(index)
+    if set(words) & _ASK_TO_RECORD:  # "Registre, por favor, uma despesa de R$ 230,00 com combustível."
+        for where in phrase_spans(words, ("uma", "despesa", "de")):
+            if any(a.first == where.stop for a in said.amounts):
+                aside.update(where)
     for index in range(len(words) - 2):  # "fui no Atacadão depois do trabalho": when in the day
         if words[index] == "depois" and words[index + 1] in ("do", "da") and words[index + 2] not in _NOT_AFTER:
             aside.update({index, index + 1})
@@ -659,6 +672,7 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
 
 _ASIDE_PHRASES: Final = (("ida", "e", "volta"), ("agora", "ha", "pouco"), ("ha", "pouco"), ("agorinha",),
                          ("tipo", "assim"))
+_THEN_AT: Final = frozenset({"no", "na", "fui", "passei", "paguei", "gastei", "comprei"})
 _NOT_AFTER: Final = frozenset({"amanha", "dia", "mes", "vencimento", "fechamento"})  # "depois do dia 10": a plan
 # Refused words that, in a clause of their own with no amount, no day and no name, only remark on
 # a spend ("…, 159,90, tá tudo caro demais", "…, era o remédio da febre do pequeno").
@@ -701,7 +715,11 @@ def _states_a_price(said: Scan, first: int) -> bool:
     before = [token.text.lower() for token in said.tokens[max(0, first - 2):first]]
     if before and before[-1] == "de":
         before.pop()
-    return bool(before) and before[-1] in IS
+    if not before or before[-1] not in IS:
+        return False
+    at = first - (len(before) == 2 and said.tokens[first - 1].text.lower() == "de") - 1
+    after = said.text[said.tokens[at].end:said.tokens[at + 1].start]
+    return not ("..." in after or "…" in after)  # "é... novecentos reais": a pause, not "it costs"
 
 
 def _per_month(said: Scan) -> bool:

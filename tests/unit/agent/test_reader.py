@@ -694,6 +694,11 @@ def test_a_total_a_price_or_a_payer_the_reader_does_not_know_is_the_models(text:
     ("farmácia 159,90, tá tudo caro demais 😤", [spend("Farmácia", "159.90")]),
     ("passei na drogaria, 62,30, era o remédio da febre do pequeno", [spend("Farmácia", "62.30")]),
     ("gastei 89 reais e 90 centavos na farmácia", [spend("Farmácia", "89.90")]),
+    ("Registre, por favor, uma despesa de R$ 230,00 com uber.", [spend("Uber", "230.00")]),
+    ("Prezado assistente, favor registrar o pagamento da conta de luz no valor de R$ 187,45.",
+     [spend("Luz", "187.45")]),
+    ("Hoje fui na drogaria e gastei 38,90, e depois no supermercado mais 156,20.",
+     [spend("Farmácia", "38.90"), spend("Mercado", "156.20")]),
 ])
 def test_a_spend_with_a_remark_a_filler_or_the_time_of_day_is_read(text: str, calls: list[dict[str, Any]]) -> None:
     assert reader().read(text) == calls
@@ -705,6 +710,11 @@ def test_a_spend_with_a_remark_a_filler_or_the_time_of_day_is_read(text: str, ca
     "mercado 300, era pra ser 200",               # a second amount
     "mercado 300, depois do dia 10 eu vejo",
     "gastei 300 no mercado, era da Ana",          # whose it is: the model's
+    "cria uma despesa de 230 com uber",           # a new expense asked for
+    "quero registrar uma despesa nova, 230 de uber",
+    "registrar 230 de uber todo mês",
+    "gastei 50 no mercado e depois vou na farmácia",
+    "o condomínio é 900",                          # a standing price…
 ])
 def test_a_clause_that_says_more_than_a_remark_is_the_models(text: str) -> None:
     assert reader().read(text) is None
@@ -720,3 +730,13 @@ def test_several_spends_each_on_its_own_day_are_each_in_that_days_month() -> Non
     assert read("farmacia 45 e mercado 52, ontem e anteontem") is None  # which day is whose?
     assert read("farmacia ontem 45 e mercado 52 anteontem") is None
     assert read("farmacia ontem 45 no nubank e mercado anteontem 52") is None
+
+
+def test_a_pause_before_the_amount_is_no_price_and_parcelas_may_be_said_in_words() -> None:
+    house, budget, goals = household()
+    budget.register_card("Bradesco", 3, 10)
+    read = SpendReader.of(house, budget, goals, TODAY).read
+
+    assert read("Paguei o condomínio, é... novecentos reais em três vezes no cartão do Bradesco.") == [
+        spend("Condomínio", "900", card="Bradesco", installments=3)]
+    assert read("o condomínio é novecentos reais em três vezes no cartão do Bradesco") is None  # a price
