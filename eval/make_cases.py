@@ -294,10 +294,49 @@ def priscila_rodrigo(today: date) -> dict[str, Any]:
     }
 
 
+def natalia_felipe(today: date) -> dict[str, Any]:
+    """Fortaleza, a son (Arthur) and a dog (Chico), income set, two cards (Inter and XP), two goals."""
+    now = month(today)
+    return {
+        "name": "Nati e Felipe (Fortaleza)", "currency": "BRL", "members": ["Natália", "Felipe"], "income": 13200,
+        "expenses": [
+            {"name": "Supermercado", "expected": 1900, "aliases": ["mercado", "São Luiz", "Pinheiro", "Atacadão"],
+             "actual": {now: Decimal("702.15")}},
+            {"name": "Luz", "expected": 280, "aliases": ["energia", "Enel", "conta de luz"]},
+            {"name": "Água", "expected": 95, "aliases": ["Cagece"]},
+            {"name": "Farmácia", "expected": 260, "aliases": ["remédio", "remédios", "Pague Menos", "Extrafarma"]},
+            {"name": "Escola do Arthur", "expected": 1380, "aliases": ["escola", "colégio", "mensalidade da escola"],
+             "billingDay": 5},
+            {"name": "Pet", "expected": 280, "aliases": ["ração", "petshop", "veterinário", "banho e tosa", "Chico"]},
+            {"name": "Combustível", "expected": 650, "aliases": ["gasolina", "posto", "etanol"], "actual": {now: 210}},
+            {"name": "Streaming", "expected": Decimal("79.80"), "aliases": ["Netflix", "Globoplay"]},
+            {"name": "Academia", "expected": Decimal("139.90"), "aliases": ["Greenlife", "musculação"]},
+            {"name": "Diarista", "expected": 600, "aliases": ["faxina", "Dona Fátima"]},
+            {"name": "Internet", "expected": Decimal("109.90"), "aliases": ["wifi", "Multiplay"]},
+            {"name": "Plano de saúde", "expected": 1150, "aliases": ["Hapvida", "plano"]},
+            {"name": "IPTU", "expected": 160, "aliases": ["imposto do apê"], "billingDay": 15},
+            {"name": "Restaurantes", "expected": 420, "aliases": ["iFood", "delivery", "lanche"]},
+        ],
+        "cards": [{"name": "Inter Gold", "closingDay": 4, "dueDay": 11, "aliases": ["Inter", "laranjinha"]},
+                  {"name": "XP Visa", "closingDay": 18, "dueDay": 25, "aliases": ["XP"]}],
+        "goals": [
+            {"name": "Viagem pra Jericoacoara", "target": 5000, "deadline": "2027-01-10",
+             "members": ["Natália", "Felipe"],
+             "contributions": [{"paidBy": "Natália", "amount": 800,
+                                "date": (today - timedelta(days=30)).isoformat()}]},
+            {"name": "Entrada do apartamento", "target": 60000, "deadline": "2028-12-01",
+             "members": ["Natália", "Felipe"],
+             "contributions": [{"paidBy": "Felipe", "amount": 9000,
+                                "date": (today - timedelta(days=60)).isoformat()}]},
+        ],
+    }
+
+
 HOUSEHOLDS = {"ab": ana_bruno, "cd": carla_diego, "jr": julia_rafael, "lm": lucas_marina, "pt": paula_thiago,
-              "fg": fernanda_gustavo, "rc": renata_caio, "lv": larissa_vinicius, "pr": priscila_rodrigo}
+              "fg": fernanda_gustavo, "rc": renata_caio, "lv": larissa_vinicius, "pr": priscila_rodrigo,
+              "nf": natalia_felipe}
 CURRENCY = {"ab": "BRL", "cd": "BRL", "jr": "BRL", "lm": "BRL", "pt": "EUR", "fg": "BRL",
-            "rc": "BRL", "lv": "BRL", "pr": "BRL"}
+            "rc": "BRL", "lv": "BRL", "pr": "BRL", "nf": "BRL"}
 
 # --------------------------------------------------------------------------- expectations
 
@@ -1618,6 +1657,203 @@ def build() -> list[dict[str, Any]]:
     fifth("notspend-balance-01", "pr", rb,
           say(P, "Quem tá devendo pra quem aqui em casa?", call("balance")))
 
+    # ---------------------------------------------------------------- sixth dev batch (Fortaleza)
+    sixth = b.batch("sixth")
+    N, F = "Natália", "Felipe"
+    fa = "2026-09-14"  # a Monday: ontem is Sun 13/09, sábado 12/09, sexta 11/09, dia 3 is 03/09: all September
+    fb = "2026-10-02"  # a Friday: ontem is Thu 01/10 (October); anteontem Wed 30/09, terça 29/09,
+    #                    dia 30 and sexta passada (25/09) are September
+    fc = "2026-11-03"  # a Tuesday: ontem Mon 02/11 and domingo 01/11 are November; sábado 31/10,
+    #                    sexta 30/10 and dia 29 are October
+    setf, outf, novf = month(d(fa)), month(d(fb)), month(d(fc))
+    sepf, octf = month(d(fb), 1), month(d(fc), 1)
+
+    # a correction before confirming: the amount
+    sixth("fix-amount-01", "nf", fa,
+          say(N, "gastei 54 no São Luiz", spend("Supermercado", setf, 54)),
+          say(N, "ops, era 45,90", spend("Supermercado", setf, "45.90")),
+          press_ok())
+    sixth("fix-amount-02", "nf", fb,
+          say(F, "paguei a Cagece, 98,30", spend("Água", outf, "98.30")),
+          say(F, "não, foi 89,30, troquei os números", spend("Água", outf, "89.30")),
+          say(N, "pode lançar", confirming(spend("Água", outf, "89.30")), writes=1))
+    sixth("fix-amount-03", "nf", fc,
+          say(N, "ração do Chico 189", spend("Pet", novf, 189)),
+          say(N, "na verdade 198, esqueci o petisco", spend("Pet", novf, 198)),
+          press_ok())
+    sixth("fix-amount-04", "nf", fa,
+          say(F, "abasteci 150 no posto", spend("Combustível", setf, 150)),
+          say(F, "opa, foi 250", spend("Combustível", setf, 250)),
+          press_ok())
+    sixth("fix-amount-05", "nf", fb,
+          say(N, "farmácia 37,50", spend("Farmácia", outf, "37.50")),
+          say(N, "errei, 73,50", spend("Farmácia", outf, "73.50")),
+          say(F, "isso, salva aí", confirming(spend("Farmácia", outf, "73.50")), writes=1))
+
+    # the day or the month
+    sixth("fix-day-01", "nf", fb,
+          say(F, "luz 231,67", spend("Luz", outf, "231.67")),
+          say(F, "na vdd paguei anteontem", spend("Luz", sepf, "231.67")),  # Wed 30/09
+          press_ok())
+    sixth("fix-day-02", "nf", fc,
+          say(N, "Pague Menos 64,20", spend("Farmácia", novf, "64.20")),
+          say(N, "foi sexta, esqueci de lançar", spend("Farmácia", octf, "64.20")),  # Fri 30/10
+          press_ok())
+    sixth("fix-day-03", "nf", fb,
+          say(F, "ifood 58 ontem", spend("Restaurantes", outf, 58)),  # Thu 01/10
+          say(F, "não, foi terça", spend("Restaurantes", sepf, 58)),  # Tue 29/09
+          press_ok())
+    sixth("fix-day-04", "nf", fc,
+          say(N, "a faxina da Dona Fátima, 150", spend("Diarista", novf, 150)),
+          say(N, "foi dia 29 na verdade", spend("Diarista", octf, 150)),  # Thu 29/10
+          press_ok())
+    sixth("fix-both-01", "nf", fb,
+          say(N, "faxina 150 ontem", spend("Diarista", outf, 150)),  # Thu 01/10
+          say(N, "ah não, foi 180 e foi na terça", spend("Diarista", sepf, 180)),  # Tue 29/09
+          press_ok())
+
+    # the expense
+    sixth("fix-expense-01", "nf", fa,
+          say(F, "gastei 42 no mercado", spend("Supermercado", setf, 42)),
+          say(F, "não era mercado, era farmácia", spend("Farmácia", setf, 42)),
+          press_ok())
+    sixth("fix-expense-02", "nf", fb,
+          say(N, "paguei 120 no petshop", spend("Pet", outf, 120)),
+          say(N, "ops, foi na Greenlife", spend("Academia", outf, 120)),
+          press_ok())
+    sixth("fix-expense-03", "nf", fc,
+          say(F, "Extrafarma 62", spend("Farmácia", novf, 62)),
+          say(F, "ops, foi no Pinheiro, não na Extrafarma", spend("Supermercado", novf, 62)),
+          press_ok())
+
+    # the card
+    sixth("fix-card-01", "nf", fa,
+          say(N, "comprei remédio 89,90 na Pague Menos", spend("Farmácia", setf, "89.90")),
+          say(N, "foi no Inter", on_card(spend("Farmácia", setf, "89.90"), "Inter Gold")),
+          press_ok())
+    sixth("fix-card-02", "nf", fc,
+          say(F, "Atacadão 412,35", spend("Supermercado", novf, "412.35")),
+          say(F, "passei no cartão da XP, esqueci de falar", on_card(spend("Supermercado", novf, "412.35"), "XP Visa")),
+          say(N, "beleza, confirma", confirming(on_card(spend("Supermercado", novf, "412.35"), "XP Visa")),
+              writes=1))
+    sixth("fix-card-03", "nf", fb,
+          say(N, "veterinário do Chico 280 no laranjinha", on_card(spend("Pet", outf, 280), "Inter Gold")),
+          say(N, "não, foi no cartão XP", on_card(spend("Pet", outf, 280), "XP Visa")),
+          press_ok())
+    sixth("fix-card-04", "nf", fa,
+          say(F, "comprei a ração grande no petshop, 360 no Inter", on_card(spend("Pet", setf, 360), "Inter Gold")),
+          say(F, "em 3x", on_card(spend("Pet", setf, 360), "Inter Gold", 3)),
+          press_ok())
+
+    # who paid
+    sixth("fix-payer-01", "nf", fa,
+          say(N, "São Luiz 186,40", spend("Supermercado", setf, "186.40")),
+          say(N, "foi o Felipe que pagou", paid(spend("Supermercado", setf, "186.40"), F)),
+          press_ok())
+    sixth("fix-payer-02", "nf", fc,
+          say(F, "gasolina 200", spend("Combustível", novf, 200)),
+          say(F, "na real foi a Natália que pagou, eu só tô lançando", paid(spend("Combustível", novf, 200), N)),
+          say(N, "isso", confirming(paid(spend("Combustível", novf, 200), N)), writes=1))
+
+    # the other one confirms or cancels, in words or by button
+    sixth("confirm-words-01", "nf", fa,
+          say(F, "Enel 243,18", spend("Luz", setf, "243.18")),
+          say(N, "pode salvar", confirming(spend("Luz", setf, "243.18")), writes=1))
+    sixth("confirm-words-02", "nf", fc,
+          say(N, "Hapvida 1.150,00", spend("Plano de saúde", novf, 1150)),
+          say(F, "confirmado", confirming(spend("Plano de saúde", novf, 1150)), writes=1))
+    sixth("cancel-words-01", "nf", fb,
+          say(F, "internet 109,90", spend("Internet", outf, "109.90")),
+          say(N, "cancela, já lancei ontem"))
+    sixth("cancel-words-02", "nf", fc,
+          say(N, "Greenlife 139,90", spend("Academia", novf, "139.90")),
+          say(F, "não salva, essa eu já tinha lançado"))
+    sixth("cancel-button-01", "nf", fa,
+          say(F, "Globoplay 22,90", spend("Streaming", setf, "22.90")),
+          press_no())
+    sixth("confirm-button-01", "nf", fa,
+          say(N, "banho e tosa do Chico 85", spend("Pet", setf, 85)),
+          {**press_ok(), "sender": F})
+    sixth("cancel-redo-01", "nf", fb,
+          say(N, "Cagece 91,40", spend("Água", outf, "91.40")),
+          press_no(),
+          say(N, "digitei errado, Cagece 94,10", spend("Água", outf, "94.10")),
+          press_ok())
+
+    # a spend, then a question
+    sixth("then-question-01", "nf", fa,
+          say(F, "Pinheiro 233,70", spend("Supermercado", setf, "233.70")),
+          press_ok(),
+          say(N, "quanto já foi de mercado esse mês?", call("budgetStatus", period=setf)))
+    sixth("then-question-02", "nf", fc,
+          say(N, "posto 180 no XP Visa", on_card(spend("Combustível", novf, 180), "XP Visa")),
+          press_ok(),
+          say(F, "quanto tá a fatura do XP?", call("cardBill", card="XP Visa")))
+    sixth("then-question-03", "nf", fb,
+          say(F, "paguei a Dona Fátima, 160", spend("Diarista", outf, 160)),
+          say(N, "e quanto falta pra Jeri?", call("goalStatus", name="Viagem pra Jericoacoara")),
+          press_ok())
+    sixth("then-question-04", "nf", fc,
+          say(N, "colégio do Arthur 1.380", spend("Escola do Arthur", novf, 1380)),
+          press_ok(),
+          say(F, "a gente tá quite ou alguém deve?", call("balance")))
+
+    # two spends in two turns
+    sixth("two-spends-01", "nf", fa,
+          say(N, "ifood 47,80", spend("Restaurantes", setf, "47.80")),
+          press_ok(),
+          say(F, "e o lanche de sábado, 36", spend("Restaurantes", setf, 36)),  # Sat 12/09
+          press_ok())
+    sixth("two-spends-02", "nf", fb,
+          say(F, "Enel 219,44", spend("Luz", outf, "219.44")),
+          press_ok(),
+          say(F, "Cagece 88,12 também", spend("Água", outf, "88.12")),
+          press_ok())
+    sixth("two-spends-03", "nf", fc,
+          say(N, "paguei o IPTU, 160", spend("IPTU", novf, 160)),
+          press_ok(),
+          say(F, "eu paguei a Multiplay, 109,90", spend("Internet", novf, "109.90")),
+          press_ok())
+
+    # one message, one spend
+    sixth("spend-01", "nf", fa, say(F, "luz 187,40", spend("Luz", setf, "187.40")), press_ok())
+    sixth("spend-02", "nf", fa, say(N, "ifood 62", spend("Restaurantes", setf, 62)), press_ok())
+    sixth("spend-03", "nf", fb, say(F, "Hapvida R$ 1.050,00", spend("Plano de saúde", outf, 1050)), press_ok())
+    sixth("spend-04", "nf", fc, say(N, "1050 no Atacadão", spend("Supermercado", novf, 1050)), press_ok())
+    sixth("spend-05", "nf", fa,
+          say(F, "mil e cinquenta no São Luiz, compra do mês", spend("Supermercado", setf, 1050)), press_ok())
+    sixth("spend-06", "nf", fb, say(N, "R$ 89,9 Pague Menos", spend("Farmácia", outf, "89.90")), press_ok())
+    sixth("spend-07", "nf", fc, say(F, "45 conto de gasolina", spend("Combustível", novf, 45)), press_ok())
+    sixth("spend-08", "nf", fa,
+          say(N, "Cagece ontem 93,27", spend("Água", setf, "93.27")), press_ok())  # Sun 13/09
+    sixth("spend-09", "nf", fb,
+          say(F, "sexta passada gastei 74,35 no petshop", spend("Pet", sepf, "74.35")), press_ok())  # Fri 25/09
+    sixth("spend-10", "nf", fb,
+          say(N, "dia 30 paguei a faxina, 150", spend("Diarista", sepf, 150)), press_ok())  # Wed 30/09
+    sixth("spend-11", "nf", fa,
+          say(F, "dia 3 paguei a Multiplay, 109,90", spend("Internet", setf, "109.90")), press_ok())  # Thu 03/09
+    sixth("spend-12", "nf", fc,
+          say(N, "sábado foi 128,60 de lanche", spend("Restaurantes", octf, "128.60")), press_ok())  # Sat 31/10
+    sixth("spend-13", "nf", fc,
+          say(F, "domingo abasteci 210 no posto", spend("Combustível", novf, 210)), press_ok())  # Sun 01/11
+    sixth("spend-14", "nf", fb,
+          say(F, "Extrafarma ontem 27,90", spend("Farmácia", outf, "27.90")), press_ok())  # Thu 01/10
+    sixth("spend-15", "nf", fc,
+          say(N, "Dona Fátima 160 sexta", spend("Diarista", octf, 160)), press_ok())  # Fri 30/10
+    sixth("spend-16", "nf", fc,
+          say(F, "parcela do IPTU 161,37", spend("IPTU", novf, "161.37")), press_ok())
+
+    # on a card, in parcelas, and paid by the other one
+    sixth("card-01", "nf", fa,
+          say(N, "comprei a mochila e o material da escola, 640 em 5x no cartão da XP",
+              on_card(spend("Escola do Arthur", setf, 640), "XP Visa", 5)), press_ok())
+    sixth("card-02", "nf", fb,
+          say(F, "remédio de pressão 132,80 no laranjinha", on_card(spend("Farmácia", outf, "132.80"), "Inter Gold")),
+          press_ok())
+    sixth("card-03", "nf", fc,
+          say(N, "Greenlife 139,90 no cartão XP", on_card(spend("Academia", novf, "139.90"), "XP Visa")), press_ok())
+    sixth("paid-other-01", "nf", fa,
+          say(F, "a Natália pagou o veterinário do Chico, 230", paid(spend("Pet", setf, 230), N)), press_ok())
 
     return b.cases
 
