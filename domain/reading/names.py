@@ -83,11 +83,12 @@ def mentioned_in(message: Sequence[str], names: Iterable[str]) -> bool:
 def loosely_written_in(text: str, names: Iterable[str]) -> bool:
     """Whether `text` writes a word of `names` at all, loosely: in the singular or the plural, a
     few letters off (one in a short word, one in four in a long one), by its first five letters
-    ("mercadinho" for "Mercado") or inside a longer word ("supermercado"); a name that is a number
-    ("99", a ride app) as that word. What a check that nobody named the thing needs: a name written
+    ("mercadinho" for "Mercado") or inside a longer word ("supermercado"); a name of one short word
+    or a number ("XP", "99") as that word. What a check that nobody named the thing needs: a name written
     any way at all is named."""
     wanted = {key for name in names for key in keys(name) if len(key) >= 3 and not key.isdigit()}
-    wanted |= {key for name in names if len(keys(name)) == 1 for key in keys(name) if key.isdigit()}  # "99"
+    # a name of one short word, or a number: that word ("99", a ride app; "XP", a card)
+    wanted |= {key for name in names if len(keys(name)) == 1 for key in keys(name) if len(key) >= 2}
     for said in set(singular(words(text))):
         if said in wanted:
             return True

@@ -331,7 +331,7 @@ def _card(value: Any, said: Said, money_at: int | None) -> Any:
     "no C6", "no roxinho") or said a card ("no cartão", "no crédito"): the tool finds it or names
     the household's; else none."""
     named = {word for name in (str(value), *said.known_as) for word in words_of(name)
-             if len(word) >= 3 or any(c.isdigit() for c in word)}
+             if len(word) >= 3 or any(c.isdigit() for c in word) or len(words_of(name)) == 1}  # "no XP"
     for index in _where_time_is(money_at):
         words = set(said.scanned(index).words)
         if words & named or words & _ON_CARD:

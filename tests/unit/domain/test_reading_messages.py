@@ -124,3 +124,12 @@ def test_a_message_shows_the_currencies_it_names_but_not_words_that_look_like_co
 def test_marco_is_march_only_when_it_is_written_as_a_month() -> None:
     assert scan("o Marco pagou 50", today=WEDNESDAY).months() == set()
     assert scan("aportei 1.500 em março", today=WEDNESDAY).months() == {Period(2026, 3)}
+
+
+def test_a_name_of_one_short_word_is_written_only_as_that_whole_word() -> None:
+    from domain.reading.names import loosely_written_in
+
+    assert loosely_written_in("posto 180 no XP", ["XP"])
+    assert loosely_written_in("peguei um 99 pro centro", ["Uber", "99"])
+    assert not loosely_written_in("posto 180 no xpto", ["XP"])
+    assert not loosely_written_in("posto 180 no xp", ["XP Visa"])  # a short word of a longer name: no

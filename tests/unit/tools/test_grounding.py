@@ -286,6 +286,18 @@ def test_a_card_named_by_its_alias_is_named(text: str, model_card: str, card: st
     assert grounded.arguments["card"] == card
 
 
+@pytest.mark.parametrize(("text", "card"), [
+    ("posto 180 no XP", "XP Visa"), ("não, foi na xp", "XP Visa"),  # an alias of two letters, whole
+    ("posto 180 no xpto", None), ("posto 180 no Visa", "XP Visa"),
+])
+def test_a_card_whose_alias_is_one_short_word_is_named_by_that_word(text: str, card: str | None) -> None:
+    said = Said.of(text, date(2026, 6, 15), "BRL", known_as=("XP Visa", "XP"))
+
+    grounded = ground(grounds(card=Ground.CARD), None, {"card": "XP Visa"}, said, writes=True)
+
+    assert grounded.arguments["card"] == card
+
+
 async def test_a_spend_on_a_card_named_by_its_alias_keeps_its_card() -> None:
     agent, _ = await chat(spend({"amount": "67.50"}, card="Nubank"))
 
