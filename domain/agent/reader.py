@@ -41,7 +41,7 @@ from domain.household import Household, Member, member_called
 from domain.money import Money, Period
 from domain.reading.message import Found, Scan, scan
 from domain.reading.names import keys as _keys
-from domain.reading.names import respelled, singular, spellings
+from domain.reading.names import loosely_written_in, respelled, singular, spellings
 from domain.reading.names import words as _words
 from domain.reading.replies import (
     BACK_TO_A_GOAL,
@@ -319,6 +319,10 @@ class SpendReader:
             restated = self._same_expense(said, arguments)
             if not restated:
                 return self._expense_corrected(said, last)
+        if name == RECORD_SPEND and not restated and not said.amounts and not said.whens and not said.strays:
+            told = self._card_or_payer_corrected(said, last)
+            if told is not None:
+                return told
         if self._named(said.words) - restated or self._names_a_goal(said.words) or said.strays:
             return None
         if any(member_called(self.members, word) or word in self.known
@@ -339,6 +343,15 @@ class SpendReader:
             currency = written or old_currency or self.currency
             corrected.pop(to_snake(key), None)
             corrected[key] = {"amount": f"{amounts[0].value:f}", "currency": currency}
+        elif len(whens) == 1 and len(amounts) == 1 and name == RECORD_SPEND and not said.currencies:
+            # "ah não, foi 180 e foi na terça": the amount and the month, of the same spend
+            corrected["amount"] = {"amount": f"{amounts[0].value:f}",
+                                   "currency": (corrected.get("amount") or {}).get("currency", self.currency)}
+            corrected["period"] = str(whens[0].month)
+            if "date" in corrected:
+                corrected.pop("date")
+                if whens[0].day is not None:
+                    corrected["date"] = whens[0].day.isoformat()
         elif len(whens) == 1 and not amounts and name in _WHEN_ARGUMENT:
             key, kind = _WHEN_ARGUMENT[name]
             when = whens[0]
@@ -352,6 +365,30 @@ class SpendReader:
         else:
             return None
         return _correction(name, corrected, last)
+
+    def _card_or_payer_corrected(self, said: Scan, last: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+        """The spend `last` proposed, on the one card the correction names ("foi no Inter", "não,
+        foi no cartão XP", "passei no cartão da XP, esqueci de falar"), or paid by the one member
+        it names as the payer ("foi o Felipe que pagou"), with nothing else in it; None otherwise."""
+        words = said.words
+        arguments = _proposed(dict(last.get("arguments") or {}))
+        card = self._card_in(words, set())
+        if card:
+            told, covered = {**arguments, "card": card[0]}, set(card[1])
+        elif card is None:
+            covered = set()
+            payer = self._payer(words, covered)
+            if not isinstance(payer, Member):
+                return None
+            told = {**arguments, "paidBy": payer.name}
+        else:
+            return None
+        if not covered or told == arguments:
+            return None
+        rest = [word for index, word in enumerate(words) if index not in covered]
+        if any(word not in _CORRECTING | _TOLD_LATE or word in _CHANGES_TO_NAMES for word in rest):
+            return None
+        return _correction(RECORD_SPEND, told, last)
 
     def _to_last_goal(self, text: str, last: Mapping[str, Any], subjects: Subjects) -> list[dict[str, Any]] | None:
         """A contribution to the goal the last write call was about, named "nela" ("cria a meta
@@ -383,14 +420,19 @@ class SpendReader:
         """The spend `last` proposed, on the one other expense the correction names and nothing
         else ("não, foi na farmácia", "ops, era luz"); None when it says anything more."""
         matches = self._expenses_in(said.words)
-        if not matches or len(matches) != 1 or said.amounts or said.whens or said.strays:
+        if not matches or said.amounts or said.whens or said.strays:
             return None
-        match = matches[0]
         arguments = _proposed(dict(last.get("arguments") or {}))
         before = fold(str(arguments.get("expense", "")))
+        old_names = next((names for _, names in self.expenses if before in {fold(n) for n in names}), (before,))
+        denied = _denied(said, old_names)  # "não era mercado, era farmácia": the old one, denied
+        matches = [m for m in matches if not set(range(m.first, m.last + 1)) <= denied]
+        if len(matches) != 1:
+            return None
+        match = matches[0]
         if any(before in {fold(n) for n in names} for name, names in self.expenses if name == match.expense):
             return None  # the same expense: nothing corrected, or something the reader cannot see
-        rest = [w for i, w in enumerate(said.words) if not match.first <= i <= match.last]
+        rest = [w for i, w in enumerate(said.words) if not match.first <= i <= match.last and i not in denied]
         if any(w not in _CORRECTING or w in _CHANGES_TO_NAMES for w in rest):
             return None
         if any(member_called(self.members, w) or w in self.known for w in rest):
@@ -480,7 +522,7 @@ class SpendReader:
                 if named is not None and named != member:
                     return False
                 named = member
-                covered.update(asked or ({index, index + 1, index + 2} if words[index + 1:index + 2] == ["que"]
+                covered.update(asked or ({index, index + 1, index + 2} if tuple(words[index + 1:index + 2]) == ("que",)
                                else {index, index + 1} if after in _PAID else {index, index - 1, index - 2}))
             else:
                 return False
@@ -518,7 +560,7 @@ class SpendReader:
 _CORRECTING: Final = CORRECTION_OPENERS | RESTATING | frozenset({"pra", "para",
     "foi", "mal", "na", "verdade", "real", "era", "eram", "foram", "e", "isso", "o", "a", "os", "as", "valor",
     "sao", "de", "do", "da", "no", "nesse", "gasto", "aporte", "certo", "correto", "pera", "espera",
-    "quis", "dizer", "digo", "ne", "amor", "kkk", "kkkk", "desculpa", "mes", "dia"})
+    "quis", "dizer", "digo", "ne", "amor", "kkk", "kkkk", "desculpa", "mes", "dia", "vdd", "ah", "eita"})
 # Words that, in a correction's reason, would change more than its one value: who paid, whose it
 # is, the card or the place, parcelas, a split, an undo ("não, 250, mas é pessoal", "não, 40, foi
 # no débito"). Folded; "*" is a prefix.
@@ -527,6 +569,8 @@ _CHANGES_MORE: Final = ("nao", "nem", "mas", "so", "somente", "apenas", "pessoal
                         "cartao", "credito", "debito", "parcel*", "vezes", "cancel*", "desfaz*", "apaga*",
                         "tira*", "remov*", "pag*", "dois", "duas", "ambos", "juntos", "gente", "total",
                         "no", "na", "pelo", "pela", "via")  # where, or by what means: a card, a store
+# A card or a payer said after the preview: "passei no cartão da XP, esqueci de falar".
+_TOLD_LATE: Final = frozenset({"passei", "esqueci", "falar", "dizer", "avisar", "quem", "que"})
 # Correction words that, beside an expense's name, say something other than "it was that one".
 _CHANGES_TO_NAMES: Final = frozenset({"pra", "para", "valor", "gasto", "aporte", "mes", "dia"})
 _MORE_OR_LESS: Final = frozenset({"mais", "menos"})  # "a mais", "de menos": by an amount, not to it
@@ -693,6 +737,29 @@ def _bill_named(words: Sequence[str]) -> set[int]:
     if not _BILL_PAID & set(words):
         return set()
     return {index for index, word in enumerate(words) if word == _BILL}
+
+
+_DENYING: Final = frozenset({"era", "foi", "no", "na", "do", "da", "de", "o", "a", "e"})
+
+
+def _denied(said: Scan, names: Sequence[str]) -> set[int]:
+    """The words of `names` (an expense's) that follow a "não" ("não era mercado", "não na
+    Extrafarma"), with the "não" and the small words between; not after "não," (that "não" opens
+    the correction: "não, foi no mercado e na farmácia")."""
+    words, tokens = said.words, said.tokens
+    denied: set[int] = set()
+    for index, word in enumerate(words):
+        if word != "nao" or index + 1 >= len(words) or said.text[tokens[index].end:tokens[index + 1].start].strip():
+            continue
+        after = index + 1
+        while after < len(words) and words[after] in _DENYING:
+            after += 1
+        end = after
+        while end < len(words) and loosely_written_in(words[end], names):
+            end += 1
+        if end > after:
+            denied.update(range(index, end))
+    return denied
 
 
 def _who_paid(words: Sequence[str], index: int) -> set[int]:

@@ -74,14 +74,16 @@ def only_agrees(text: str | None) -> bool:
 # What a correction opens with (folded): "não, …", "ops …", "foi mal, …", "na verdade …".
 CORRECTION_OPENERS: Final = frozenset({"nao", "ops", "opa", "oops", "opss", "errei", "corrigindo", "corrige",
                                        "desculpa", "desculpe", "perdao", "alias"})
-_CORRECTION_PAIRS: Final = frozenset({("foi", "mal"), ("na", "verdade"), ("na", "real")})
+_CORRECTION_PAIRS: Final = frozenset({("foi", "mal"), ("na", "verdade"), ("na", "vdd"), ("na", "real")})
 
 
 # What may stand before that opening: the spouse, called ("amor, não, era 40").
-_VOCATIVES: Final = frozenset({"amor", "amore", "mor", "vida", "bb", "bebe", "mozao", "querida", "querido"})
+_VOCATIVES: Final = frozenset({"amor", "amore", "mor", "vida", "bb", "bebe", "mozao", "querida", "querido",
+                               "ah", "eita"})  # and an interjection first: "ah não, foi 180"
 # A reply that says the value again, right after a preview ("foi 25", "põe 15 mil"): a correction
 # when it holds nothing but that value; otherwise the message is read as any other.
-RESTATING: Final = frozenset({"foi", "era", "eram", "foram", "poe", "coloca", "bota", "muda", "troca"})
+RESTATING: Final = frozenset({"foi", "era", "eram", "foram", "poe", "coloca", "bota", "muda", "troca",
+                             "passei"})  # "passei no cartão da XP, esqueci de falar"
 _OPENING_WORDS: Final = 5
 
 

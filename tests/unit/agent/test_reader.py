@@ -302,7 +302,8 @@ async def test_a_correction_that_names_the_spends_own_expense_again_corrects_its
 
 @pytest.mark.parametrize("correction", [
     "não, foi na farmácia e foi 40",     # two things at once
-    "não é mercado, é farmácia",          # two expenses
+    "não, foi no mercado e na farmácia",  # two expenses
+    "não era farmácia, era uber",          # the one denied is not the spend's
     "não, foi na farmácia do Bruno",      # and who paid, maybe
     "não, foi no mercado",                # the same expense: what is wrong, then?
 ])
@@ -740,3 +741,31 @@ def test_a_pause_before_the_amount_is_no_price_and_parcelas_may_be_said_in_words
     assert read("Paguei o condomínio, é... novecentos reais em três vezes no cartão do Bradesco.") == [
         spend("Condomínio", "900", card="Bradesco", installments=3)]
     assert read("o condomínio é novecentos reais em três vezes no cartão do Bradesco") is None  # a price
+
+
+@pytest.mark.parametrize(("correction", "change"), [
+    ("não é mercado, é farmácia", {"expense": "Farmácia"}),            # the old one denied, the new one said
+    ("ops, foi na drogaria, não no supermercado", {"expense": "Farmácia"}),
+    ("foi no nubank", {"card": "Nubank"}),                              # a card told after the preview
+    ("passei no cartão itaú, esqueci de falar", {"card": "Itaú Visa"}),
+    ("foi o Bruno que pagou", {"paidBy": "Bruno"}),                     # who paid
+    ("ah não, foi 45 e foi ontem", {"amount": {"amount": "45", "currency": "BRL"}, "period": "2026-06"}),
+    ("na vdd foi ontem", {"period": "2026-06"}),
+])
+def test_a_correction_of_the_expense_card_payer_or_amount_and_day_is_read_against_the_preview(
+        correction: str, change: dict[str, Any]) -> None:
+    last = {**spend("Mercado", "50"), "operationId": "op-1"}
+
+    assert reader_with_cards().read(correction, last) == [
+        {**spend("Mercado", "50"), "arguments": {**last["arguments"], **change}, "corrects": "op-1"}]
+
+
+@pytest.mark.parametrize("correction", [
+    "foi o Pedro que pagou",                 # not a member
+    "foi no nubank e o Bruno pagou",         # two things at once
+    "não era mercado",                       # and what was it?
+    "passei no cartão, esqueci de falar",    # which card?
+])
+def test_a_correction_of_card_or_payer_the_reader_is_unsure_of_is_the_models(correction: str) -> None:
+    last = {**spend("Mercado", "50"), "operationId": "op-1"}
+    assert reader_with_cards().read(correction, last) is None
