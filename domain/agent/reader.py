@@ -234,6 +234,9 @@ class SpendReader:
         if parcelas:  # "parcelei o sofá em 3x no Nubank, 630 no total": the same parcelas, the whole price
             covered |= {i for i, word in enumerate(words) if word in _SAYS_PARCELAS}
         covered |= _paid_by_pix(words, matches) | _asides(said, self.members) | _bill_named(words)
+        if card is None and not parcelas:  # "parcela do IPTU 161,37": one of a bill's, paid
+            covered |= {i for i, word in enumerate(words[:-2]) if word in _ONE_PARCELA
+                        and words[i + 1] in ("do", "da", "de") and any(m.first == i + 2 for m in matches)}
         # a clause that names the one expense again ("…, era o remédio da febre") still only remarks
         covered |= self._remarks(said, (covered - named) | (named if len(matches) > 1 else set()))
         payer = self._payer(words, covered)
@@ -716,6 +719,7 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
 
 _ASIDE_PHRASES: Final = (("ida", "e", "volta"), ("agora", "ha", "pouco"), ("ha", "pouco"), ("agorinha",),
                          ("tipo", "assim"))
+_ONE_PARCELA: Final = frozenset({"parcela", "prestacao"})
 _THEN_AT: Final = frozenset({"no", "na", "fui", "passei", "paguei", "gastei", "comprei"})
 _NOT_AFTER: Final = frozenset({"amanha", "dia", "mes", "vencimento", "fechamento"})  # "depois do dia 10": a plan
 # Refused words that, in a clause of their own with no amount, no day and no name, only remark on

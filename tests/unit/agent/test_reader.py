@@ -698,6 +698,7 @@ def test_a_total_a_price_or_a_payer_the_reader_does_not_know_is_the_models(text:
     ("Registre, por favor, uma despesa de R$ 230,00 com uber.", [spend("Uber", "230.00")]),
     ("Prezado assistente, favor registrar o pagamento da conta de luz no valor de R$ 187,45.",
      [spend("Luz", "187.45")]),
+    ("parcela do condomínio 161,37", [spend("Condomínio", "161.37")]),  # one of a bill's, paid
     ("Hoje fui na drogaria e gastei 38,90, e depois no supermercado mais 156,20.",
      [spend("Farmácia", "38.90"), spend("Mercado", "156.20")]),
 ])
@@ -716,6 +717,7 @@ def test_a_spend_with_a_remark_a_filler_or_the_time_of_day_is_read(text: str, ca
     "registrar 230 de uber todo mês",
     "gastei 50 no mercado e depois vou na farmácia",
     "o condomínio é 900",                          # a standing price…
+    "parcela do condomínio 161,37 no cartão",     # a card's parcela, or the bill's?
 ])
 def test_a_clause_that_says_more_than_a_remark_is_the_models(text: str) -> None:
     assert reader().read(text) is None
