@@ -39,7 +39,7 @@ def texts(casa: Group, since: int) -> list[str]:
 
 def test_a_preview_that_never_reached_the_chat_is_never_written_by_button_reply_or_model(
         tg: FakeTelegramAPI, llm: FakeLLMServer, bots: Bots, figures: Figures) -> None:
-    bot = bots.start(llm)
+    bot = bots.start(llm, llm_max_tokens=8192)  # the answer below is longer than the default cap
     casa = couple_with_groceries(tg, bot, UNSEEN_CHAT)
 
     # A reply over 4,096 characters (Telegram would answer 400) goes out in parts, and the preview
@@ -175,7 +175,7 @@ def test_an_edited_command_writes_at_most_once(tg: FakeTelegramAPI, bots: Bots, 
 
 def test_fifty_tool_calls_in_one_answer_are_capped_and_the_chat_answers_its_next_message(
         tg: FakeTelegramAPI, llm: FakeLLMServer, bots: Bots, figures: Figures) -> None:
-    bot = bots.start(llm)
+    bot = bots.start(llm, llm_max_tokens=8192)  # fifty calls are longer than the default cap
     casa = couple_with_groceries(tg, bot, CALLS_CHAT)
     requests = len(llm.requests)
     # Nothing scripted after the 50 calls: a second request for this message would fail the turn.
