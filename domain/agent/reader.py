@@ -51,6 +51,7 @@ from domain.reading.replies import (
     refers_back,
     restates,
 )
+from domain.reading.spelled import spelled_at
 from domain.text import fold, matches_any, phrase_spans
 
 RECORD_SPEND: Final = "recordSpend"
@@ -86,9 +87,7 @@ _BY_PIX: Final = frozenset({"no", "pelo", "via", "por", "com"})  # "no pix": how
 _ON_CARD: Final = frozenset({"no", "na"})  # "no Nubank", "na Visa"
 _CARD_WORD: Final = ["cartao"]  # "no cartão Itaú"
 _PARCELAS: Final = re.compile(r"^([0-9]{1,2})x$")  # "10x"
-_TIMES: Final = frozenset({"vezes", "parcelas"})
-_FEW: Final = {"duas": 2, "dois": 2, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6, "sete": 7, "oito": 8, "nove": 9,
-               "dez": 10, "onze": 11, "doze": 12}  # "em 2 vezes", "3 parcelas" ("2 x 50" is a product)
+_TIMES: Final = frozenset({"vezes", "parcelas"})  # "em 2 vezes", "3 parcelas" ("2 x 50" is a product)
 _PARCELADO: Final = frozenset({"em", "parcelado", "parcelada", "parcelei", "dividido", "dividi"})
 _PAID_NOW: Final = frozenset({"paguei", "pagamos", "pago", "paga"})  # after "já": paid, not a running total
 # Beside parcelas the reader found: words that say them again, or that the amount is the whole price.
@@ -337,8 +336,14 @@ class SpendReader:
             if loose and (covered & set(clause) or any(_changes_more(said.words, i) for i in clause)):
                 return None  # a word beside the new value, or a reason that changes something else
         amounts, whens = said.amounts, said.whens
+        money = len(amounts) == 1 and name in _MONEY_ARGUMENT
+        moved = len(whens) == 1 and name in _WHEN_ARGUMENT
+        # one of them, or, for a spend, both ("ah não, foi 180 e foi na terça") in the spend's currency
+        both = money and moved and name == RECORD_SPEND and not said.currencies
+        if not (both or (money and not whens) or (moved and not amounts)):
+            return None
         corrected = _proposed(arguments)
-        if len(amounts) == 1 and not whens and name in _MONEY_ARGUMENT:
+        if money:
             key = _MONEY_ARGUMENT[name]
             old = arguments.get(key) or arguments.get(to_snake(key))
             old_currency = old.get("currency") if isinstance(old, Mapping) else None
@@ -346,16 +351,7 @@ class SpendReader:
             currency = written or old_currency or self.currency
             corrected.pop(to_snake(key), None)
             corrected[key] = {"amount": f"{amounts[0].value:f}", "currency": currency}
-        elif len(whens) == 1 and len(amounts) == 1 and name == RECORD_SPEND and not said.currencies:
-            # "ah não, foi 180 e foi na terça": the amount and the month, of the same spend
-            corrected["amount"] = {"amount": f"{amounts[0].value:f}",
-                                   "currency": (corrected.get("amount") or {}).get("currency", self.currency)}
-            corrected["period"] = str(whens[0].month)
-            if "date" in corrected:
-                corrected.pop("date")
-                if whens[0].day is not None:
-                    corrected["date"] = whens[0].day.isoformat()
-        elif len(whens) == 1 and not amounts and name in _WHEN_ARGUMENT:
+        if moved:
             key, kind = _WHEN_ARGUMENT[name]
             when = whens[0]
             if kind == "day" and when.day is None:
@@ -365,8 +361,6 @@ class SpendReader:
                 corrected.pop("date")
                 if when.day is not None:  # "não, foi ontem": that day's fatura
                     corrected["date"] = when.day.isoformat()
-        else:
-            return None
         return _correction(name, corrected, last)
 
     def _card_or_payer_corrected(self, said: Scan, last: Mapping[str, Any]) -> list[dict[str, Any]] | None:
@@ -594,9 +588,10 @@ def _parcelas(words: Sequence[str], said: Scan) -> tuple[int, range] | Literal[F
         written = _PARCELAS.match(word)
         if written:
             found.append((int(written.group(1)), index, index))
-    for index, word in enumerate(words[1:], 1):  # "em três vezes": small numbers are no amounts
-        if word in _TIMES and words[index - 1] in _FEW and not any(a.last == index - 1 for a in said.amounts):
-            found.append((_FEW[words[index - 1]], index - 1, index))
+    for index, word in enumerate(words[1:], 1):  # "em três vezes": a small number in words is no amount
+        spelled = spelled_at(words, index - 1) if word in _TIMES else None
+        if spelled is not None and spelled.end == index and not any(a.last == index - 1 for a in said.amounts):
+            found.append((int(spelled.value), index - 1, index))
     for amount in said.amounts:
         after = amount.last + 1
         if after < len(words) and words[after] in _TIMES and amount.first == amount.last:
