@@ -362,6 +362,7 @@ class AgentChat:
             offered = ", ".join(name for name, t in self.tools.items() if t.offered)
             call.error = f"Ferramenta desconhecida: {call.name}. Use: {offered}."
             return call
+        parsed = tool.with_currency_placed(parsed)
         parsed = with_speaker(tool, parsed, await self._speaker_of(tool, parsed, sender))
         refusal: DomainError | None = None
         words: Said | None = None

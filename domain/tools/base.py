@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from types import MappingProxyType
-from typing import Annotated, Any, ClassVar, Final, Generic, TypeVar
+from typing import Annotated, Any, ClassVar, Final, Generic, TypeVar, get_args
 
 from pydantic import (
     BaseModel,
@@ -182,6 +182,12 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def _money_fields(model: type[BaseModel]) -> list[str]:
+    """The fields of an argument model that hold money (MoneyArg, optional or not)."""
+    return [name for name, field in model.model_fields.items()
+            if field.annotation is MoneyArg or MoneyArg in get_args(field.annotation)]
+
+
 def describe_validation_error(tool: str, error: ValidationError) -> str:
     problems = []
     for item in error.errors():
@@ -256,6 +262,25 @@ class Tool(ABC, Generic[A]):
     def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """Fills defaults and reads months and dates as people write them; tools override it."""
         return arguments
+
+    def with_currency_placed(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """A currency the model sent beside the amount ({"amount": 50, "currency": "BRL"}) put
+        into the one money argument it belongs to, before grounding reads it: weak models write
+        it so, and refusing it costs a turn. Elsewhere a stray argument is refused as unknown."""
+        stray = arguments.get("currency")
+        money = _money_fields(self.args_model)
+        if stray is None or "currency" in self.args_model.model_fields or len(money) != 1:
+            return arguments
+        key = next((k for k in (to_camel(money[0]), money[0]) if k in arguments), None)
+        value = arguments.get(key) if key is not None else None
+        if key is None or value is None:
+            return arguments
+        if not isinstance(value, dict):
+            value = {"amount": value}
+        if value.get("currency") not in (None, "", stray):
+            return arguments  # two currencies: the stray one stays, and is refused by name
+        rest = {k: v for k, v in arguments.items() if k != "currency"}
+        return {**rest, key: {**value, "currency": stray}}
 
     async def known_as(self, arguments: dict[str, Any]) -> tuple[str, ...]:
         """Every name of what these arguments name, as the tool finds it (a card's name and

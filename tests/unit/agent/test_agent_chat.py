@@ -95,6 +95,47 @@ async def test_a_tool_error_goes_back_to_the_model_as_the_tool_result_and_never_
     assert repo.saves == saves_before
 
 
+async def test_a_currency_sent_beside_the_amount_is_read_as_the_amounts_own() -> None:
+    repo = await groceries_budget()
+    beside = {**SPEND, "amount": 200, "currency": "BRL"}
+    model = ScriptedModel(call("recordSpend", beside, "c1"))
+    chat = AgentChat.create(model, budget_tools(repo))
+
+    reply = await chat.send("gastei 200 no mercado", sender="Ana")
+
+    [proposed] = reply.tool_calls
+    assert proposed.error is None
+    assert proposed.received["amount"] == {"amount": 200, "currency": "BRL"}
+    assert "currency" not in proposed.received
+    assert reply.receipts[0].preview["delta"] == {"amount": Decimal("200"), "currency": "BRL"}
+
+
+async def test_a_currency_beside_an_amount_with_another_currency_is_refused_by_name() -> None:
+    repo = await groceries_budget()
+    model = ScriptedModel(call("recordSpend", {**SPEND, "currency": "EUR"}, "c1"), say("Qual moeda?"))
+    chat = AgentChat.create(model, budget_tools(repo))
+
+    reply = await chat.send("gastei 200 no mercado", sender="Ana")
+
+    [refused] = reply.tool_calls
+    assert refused.error is not None and "currency" in refused.error
+    assert repo.saves == 1
+
+
+async def test_a_currency_nobody_wrote_sent_beside_the_amount_is_the_households() -> None:
+    repo = await groceries_budget()
+    household = Household.create("Casa", "BRL", id="h1")
+    household.add_member("Ana")
+    model = ScriptedModel(call("recordSpend", {**SPEND, "amount": 200, "currency": "EUR"}, "c1"))
+    chat = AgentChat.create(model, every_tool(repo, InMemoryGoalRepository(), household))
+
+    reply = await chat.send("gastei 200 no mercado", sender="Ana")
+
+    [proposed] = reply.tool_calls
+    assert proposed.error is None
+    assert reply.receipts[0].preview["delta"] == {"amount": Decimal("200"), "currency": "BRL"}
+
+
 async def test_reply_tool_calls_lists_every_call_in_order_unknown_tools_included() -> None:
     repo = await groceries_budget()
     model = ScriptedModel(
