@@ -14,7 +14,14 @@ from pydantic import BeforeValidator, Field
 from domain.budget import Budget, RecurringExpense
 from domain.cards import Card, UnknownCard, check_installments
 from domain.clock import DEFAULT_TIMEZONE, Clock, local_today
-from domain.errors import DomainError, InvalidArgument, InvalidMoney, NothingToChange, UnknownExpense
+from domain.errors import (
+    DomainError,
+    InvalidArgument,
+    InvalidMoney,
+    NothingToChange,
+    UnknownExpense,
+    UnknownName,
+)
 from domain.household import Household, Member
 from domain.money import Money, Period, pt_br
 from domain.operations.log import OperationLog
@@ -22,6 +29,7 @@ from domain.operations.previews import OMIT, Preview
 from domain.operations.receipts import ToolReceipt
 from domain.ports import BudgetRepository
 from domain.reading import read_date, read_period
+from domain.reading.names import keys, respelled, spellings
 from domain.reports import BudgetReport, report_json
 from domain.tools.base import (
     HouseholdBinding,
@@ -140,16 +148,33 @@ def find_card(budget: Budget, name: str) -> Card:
     return _as_listed(budget.find_card, name, UnknownCard)
 
 
-def _as_listed(find: Callable[[str], _Found], name: str, unknown: type[DomainError]) -> _Found:
+def _as_listed(find: Callable[[str], _Found], name: str, unknown: type[UnknownName]) -> _Found:
     """`find(name)`, or, when it knows no such name, `find` of the name without the aliases the
-    working memory shows after it in parentheses."""
+    working memory shows after it in parentheses, or of the one known name it is a typo of: weak
+    models copy "Restaurantes (delivery/iFood)" as "Restaurantees". Grounding still asks that the
+    members named what was found."""
     try:
         return find(name)
-    except unknown:
+    except unknown as error:
         bare = _SHOWN_ALIASES.sub("", name)
-        if not bare or bare == name:
+        if bare and bare != name:
+            try:
+                return find(bare)
+            except unknown:
+                pass
+        typo_of = _typo_of(bare or name, error.known)
+        if typo_of is None:
             raise
-        return find(bare)
+        return find(typo_of)
+
+
+def _typo_of(name: str, known: tuple[str, ...]) -> str | None:
+    """The one known name `name` is a misspelling of, word by word, or the same words in the
+    singular or the plural ("Restaurante"): as domain.reading.names compares names."""
+    spelling = spellings(known)
+    written = tuple(respelled(key, spelling) for key in keys(name))
+    matches = [candidate for candidate in known if keys(candidate) == written]
+    return matches[0] if len(matches) == 1 else None
 
 
 def positive(money: MoneyArg, what: str) -> Money:

@@ -19,7 +19,7 @@ from domain.errors import DomainError, InvalidAmount, InvalidArgument, InvalidDa
 from domain.goals import Goal
 from domain.household import Household
 from domain.in_memory import InMemoryBudgetRepository, InMemoryGoalRepository
-from domain.money import Money
+from domain.money import Money, Period
 from domain.operations.log import InMemoryOperationLog
 from domain.reading import Amount, read_amount, read_currency, read_date, read_day, read_period
 from domain.tools.base import HouseholdBinding
@@ -469,6 +469,30 @@ async def test_an_expense_named_with_the_working_memorys_aliases_is_still_found(
 
     assert reply.tool_calls[0].error is None
     assert reply.tool_calls[0].result.preview["newActual"]["amount"] == Decimal("50")
+
+
+async def test_an_expense_name_the_model_copied_with_a_typo_is_found_and_the_spend_lands_on_it() -> None:
+    budgets, _, tools = await house()
+    model = ScriptedModel(call("recordSpend", {"expense": "Mercadoo (supermercado)", "amount": 50,
+                                               "operationId": "a"}))
+    chat = AgentChat.create(model, tools)
+
+    reply = await chat.send("50 no mercado", sender="Ana")
+    await chat.confirm(reply.receipts[0].operation_id, by="Bruno")
+
+    assert reply.tool_calls[0].error is None
+    budget = await budgets.load("b1")
+    assert budget.find_by_name("Mercado").actual_for(Period(2026, 6)) == Money.of(50, "BRL")
+
+
+async def test_a_typo_of_an_expense_the_member_never_named_is_still_refused() -> None:
+    _, _, tools = await house()
+    model = ScriptedModel(call("recordSpend", {"expense": "Mercadoo", "amount": 50, "operationId": "a"}),
+                          {"role": "assistant", "content": "Em qual despesa?", "tool_calls": None})
+
+    reply = await AgentChat.create(model, tools).send("50 na farmácia", sender="Ana")
+
+    assert reply.tool_calls[0].error is not None and reply.receipts == []
 
 
 async def test_a_card_named_with_the_working_memorys_aliases_is_still_found() -> None:
