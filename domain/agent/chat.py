@@ -15,7 +15,7 @@ from pydantic.alias_generators import to_camel, to_snake
 from domain.agent.conversation import ConversationStore, InMemoryConversationStore, Message
 from domain.agent.model import FailureKind, LanguageModel, ModelFailure
 from domain.agent.text_calls import read_text_calls
-from domain.errors import DomainError, DuplicateName
+from domain.errors import DomainError, DuplicateName, UnknownMember
 from domain.operations.log import InMemoryOperationLog, Operation, OperationLog, OperationStatus
 from domain.operations.receipts import ToolReceipt
 from domain.reading.replies import may_correct, only_agrees, refers_back
@@ -23,6 +23,7 @@ from domain.text import fold
 from domain.tools.base import Tool, WriteArgs, WriteTool, compact_json
 from domain.tools.confirmer import Confirmer
 from domain.tools.grounding import Said, ground
+from domain.tools.sharing import NothingOwed
 
 __all__ = ["AgentChat", "AgentReply", "LanguageModel", "ToolCall"]
 
@@ -548,10 +549,15 @@ SELF_WORDS = frozenset({"eu", "mim", "me", "i", "speaker"})
 
 def _way_out(tool: str, error: DomainError) -> str:
     """What the model may do instead, where the refusal shows it: a new expense under an existing
-    expense's name is, most often, a spend on it ("fiz a compra do mês: 1.234,56 no supermercado")."""
+    expense's name is, most often, a spend on it ("fiz a compra do mês: 1.234,56 no supermercado");
+    an acerto with someone who is no member, or when nobody owes, most often a bill paid."""
     if tool == "registerExpense" and isinstance(error, DuplicateName) and error.expense:
         return (f" A despesa {error.expense} já existe: um gasto ou uma conta paga nela é recordSpend "
                 f'com expense="{error.expense}".')
+    if tool == "settleUp" and isinstance(error, UnknownMember | NothingOwed):
+        # "paguei a diarista", "acertei o condomínio": money paid out of the house, not an acerto.
+        return (" Um acerto (settleUp) é só entre membros da casa; uma conta paga ou um gasto com alguém "
+                "de fora é recordSpend.")
     return ""
 
 

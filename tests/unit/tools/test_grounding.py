@@ -431,3 +431,18 @@ async def test_a_new_expense_under_an_existing_expenses_name_points_the_model_to
     assert 'já é usado' in (reply.tool_calls[0].error or "")
     assert 'recordSpend com expense="Mercado"' in (reply.tool_calls[0].error or "")
     assert reply.receipts[0].preview["delta"]["amount"] == Money.of("1234.56", "BRL").amount
+
+
+@pytest.mark.parametrize("arguments", [
+    {"paidTo": "Aluguel", "amount": {"amount": "2500"}},  # no member: the rent's landlord
+    {"amount": {"amount": "2500"}},                       # nobody owes anybody
+])
+async def test_an_acerto_for_a_bill_paid_points_the_model_to_a_spend(arguments: dict[str, Any]) -> None:
+    settle = call("settleUp", {**arguments, "operationId": "op-10"})
+    agent, _ = await chat(settle, call("recordSpend", {"expense": "Aluguel", "amount": {"amount": "2500"},
+                                                       "operationId": "op-11"}))
+
+    reply = await agent.send("paguei o aluguel, 2500", sender="Ana")
+
+    assert "uma conta paga ou um gasto com alguém de fora é recordSpend" in (reply.tool_calls[0].error or "")
+    assert reply.receipts[0].preview["expense"] == "Aluguel"
