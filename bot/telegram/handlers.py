@@ -7,7 +7,7 @@ import contextlib
 import logging
 
 from telegram import Update
-from telegram.error import BadRequest
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
@@ -25,6 +25,7 @@ from bot.telegram import lifecycle
 from bot.telegram.delivery import answer_while_working, deliver, edit
 from bot.telegram.gate import gate
 from bot.telegram.keyboards import PRESS_PATTERN, read_callback
+from bot.telegram.retries import with_retries
 from bot.telegram.sending import send_text
 from bot.telegram.updates import chat_id_of, service_of, speaker_of
 from bot.texts import messages
@@ -99,9 +100,11 @@ async def press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     result = await service_of(context).press(message.chat.id, query.from_user.id, *pressed)
     try:
-        await query.answer(result.answer, show_alert=result.alert)
-    except BadRequest as error:
-        # "query is too old": the write (if any) is already committed; the edit below still shows it.
+        await with_retries(lambda: query.answer(result.answer, show_alert=result.alert), what="callback answer")
+    except TelegramError as error:
+        # "query is too old", or Telegram unreachable (a timeout, a 502) after the retries: the
+        # write (if any) is already committed and the edit below still shows it. Raising would
+        # answer the press again, with an error alert, about a write that did happen.
         log.info("callback answer failed: %s", error)
     if result.edit is not None:
         await edit(context, message.chat.id, result.edit)

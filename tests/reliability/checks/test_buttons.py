@@ -154,3 +154,30 @@ def test_a_callback_answered_too_late_is_handled_and_the_change_stands(
                        expected=f"{rounds} edits, R$ {expected} written",
                        seen=f"{edits} edits, R$ {written:.0f} written")
     assert held
+
+
+@pytest.mark.parametrize("failures", [1, 3])
+def test_a_callback_answer_telegram_fails_is_retried_and_never_turns_into_an_error_alert(
+        tg: FakeTelegramAPI, bots: Bots, figures: Figures, failures: int) -> None:
+    """A 502 on answerCallbackQuery (Telegram, or the network, failing under load) after the write
+    committed: retried as any send is; and when every attempt fails, the press is not answered
+    again with an error alert about a write that did happen (the soak saw one such budget 'off')."""
+    casa = couple_with_groceries(tg, bots.start(), CHAT)
+    preview = casa.propose(ANA, "/gasto 12,34 mercado")
+    since = casa.mark()
+    tg.fail_next("answerCallbackQuery", status=502, times=failures)
+
+    assert casa.post(casa.press_update(BRUNO, preview.confirm, preview.message_id)).status_code == 200
+    edit = casa.wait_edit(preview.message_id, since=since)
+
+    answers = [c for c in tg.calls[since:] if c.method == "answerCallbackQuery"]
+    texts = {answer_text(c) for c in answers}
+    written = sync(actual_at(bots.url, CHAT))
+    held = figures.add(20, f"{bots.backend}, answer fails {failures}x with 502", attempts=len(answers),
+                       expected="R$ 12.34 written, edited, only the confirmed answer",
+                       seen=f"R$ {written} written, {'edited' if without_keyboard(edit) else 'not edited'}, "
+                            f"{'only the confirmed answer' if texts == {messages.confirmed_answer()} else texts}")
+    assert held
+    assert len(answers) == min(failures + 1, 3)
+    assert [c.status == 200 for c in answers][-1] is (failures < 3)
+    assert not casa.sent(since), [c.params["text"] for c in casa.sent(since)]
