@@ -40,6 +40,8 @@ from tests.reliability.scale import SCALE
 from tests.reliability.support import MONTH, actual_at, sync
 
 FIRST_CHAT = -1013000000000
+DECIDED = frozenset({messages.confirmed_answer(), messages.cancelled_answer(),
+                     messages.already_confirmed_alert(), messages.already_cancelled_alert()})
 GROUP_LIMIT = 20  # Telegram: about 20 messages a minute in one group
 WINDOW = 60.0
 
@@ -62,6 +64,7 @@ class Load:
         self.presses = 0
         self.messages = 0
         self.redeliveries = 0
+        self.odd_answers: list[tuple[int, str]] = []  # a press answered other than a decision's
 
     async def post(self, update: dict[str, Any]) -> None:
         """Posts the update as Telegram does: a delivery the connection lost before an answer is
@@ -139,10 +142,22 @@ class Load:
             else:
                 answers = [await self.press(chat, other, preview, "❌ Cancelar")]
             confirmed = answers.count(messages.confirmed_answer())
+            self.odd_answers += [(chat, answer) for answer in answers if answer not in DECIDED]
             assert confirmed <= 1, answers
             self.written[chat] += amount * confirmed
             if rng.random() < 0.1:
                 await self.say(chat, who, "/resumo")
+
+
+def errors_in_context(logs: str, after: int = 25) -> list[str]:
+    """Each ERROR line of the workers' logs with the lines after it (its traceback), for the
+    failure message: a soak that fails once in many runs must say why the first time."""
+    lines = logs.splitlines()
+    found: list[str] = []
+    for index, line in enumerate(lines):
+        if " ERROR " in line:
+            found.extend(lines[max(0, index - 3):index + after])
+    return found
 
 
 def most_in_a_minute(times: list[float]) -> int:
@@ -182,6 +197,7 @@ def test_presses_and_messages_across_50_chats_on_two_workers_keep_every_promise(
             wait_until_processed(soak_url, timeout=120)
             elapsed = time.monotonic() - started
             logs = "\n".join(w.log(tail=100_000) for w in workers)
+            logged_errors = errors_in_context(logs)
 
     errors = len(re.findall(r" ERROR ", logs))
     leaked = logs.count(TOKEN) + logs.count(SECRET)  # the bot token and the webhook secret
@@ -199,7 +215,10 @@ def test_presses_and_messages_across_50_chats_on_two_workers_keep_every_promise(
     print(f"\nsoak: {len(load.statuses)} updates ({load.messages} messages, {load.presses} presses) "
           f"in {elapsed:.1f} s; {len(sent)} bot messages; busiest group {per_group} in a minute; "
           f"{sum(c.method == 'editMessageText' and c.ok for c in tg.calls)} edits")
-    assert held, (server_errors, errors, mismatched, per_group)
+    off = {chat: (load.written[chat], sync(actual_at(soak_url, chat))) for chat in mismatched}
+    assert held, (f"{server_errors} 5xx; {errors} errors; budgets off (confirmed, stored): {off}; "
+                  f"presses answered otherwise: {load.odd_answers}; "
+                  f"busiest group {per_group}; logs in {tmp_path}\n" + "\n".join(logged_errors))
 
 
 class _Clock:
