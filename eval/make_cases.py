@@ -1855,6 +1855,143 @@ def build() -> list[dict[str, Any]]:
     sixth("paid-other-01", "nf", fa,
           say(F, "a Natália pagou o veterinário do Chico, 230", paid(spend("Pet", setf, 230), N)), press_ok())
 
+    # ---------------------------------------------------------------- seventh dev batch (Porto Alegre)
+    # Written apart, after the final runs at 911b5fb: corrections, a spend redone after ❌, who paid,
+    # parcelas said late, and plain spends, as a couple in Porto Alegre writes them.
+    seventh = b.batch("seventh")
+    L, V = "Larissa", "Vinícius"
+    ga = "2026-08-12"  # a Wednesday: ontem Tue 11/08, sábado 08/08, dia 30 is 30/07 (July)
+    gb = "2026-09-01"  # a Tuesday: ontem Mon 31/08 and sábado 29/08 are August
+    ago, set_, jul = month(d(ga)), month(d(gb)), month(d(ga), 1)
+    banri, itau = "Banrisul Mastercard", "Itaú Click"
+
+    # the amount
+    seventh("amount-01", "lv", ga,
+            say(V, "Zaffari 312,40", spend("Mercado", ago, "312.40")),
+            say(V, "não não, 213,40", spend("Mercado", ago, "213.40")),
+            press_ok())
+    seventh("amount-02", "lv", ga,
+            say(L, "gastei 89 na Panvel", spend("Farmácia", ago, 89)),
+            say(L, "corrige pra 98", spend("Farmácia", ago, 98)),
+            press_ok())
+    seventh("amount-03", "lv", ga,
+            say(V, "abasteci 250 no Ipiranga", spend("Gasolina", ago, 250)),
+            say(V, "o valor certo é 205", spend("Gasolina", ago, 205)),
+            press_ok())
+    seventh("amount-04", "lv", ga,
+            say(L, "xis 47", spend("Restaurantes", ago, 47)),
+            say(L, "pera, foram 74", spend("Restaurantes", ago, 74)),
+            press_ok())
+    seventh("amount-05", "lv", ga,
+            say(V, "açougue 156,80", spend("Açougue", ago, "156.80")),
+            say(V, "ih, errei, é 165,80", spend("Açougue", ago, "165.80")),
+            press_ok())
+    seventh("amount-06", "lv", ga,
+            say(L, "paguei o DMAE, 118,20", spend("Água", ago, "118.20")),
+            say(L, "digitei errado, é 128,20", spend("Água", ago, "128.20")),
+            press_ok())
+    seventh("amount-07", "lv", ga,
+            say(V, "Petz 210", spend("Pet", ago, 210)),
+            say(V, "foi 120, não 210", spend("Pet", ago, 120)),
+            press_ok())
+    seventh("amount-08", "lv", ga,
+            say(L, "farmácia 45,90", spend("Farmácia", ago, "45.90")),
+            say(L, "na verdade foram 54,90 reais", spend("Farmácia", ago, "54.90")),
+            say(V, "confirma", confirming(spend("Farmácia", ago, "54.90")), writes=1))
+
+    # the day or the month
+    seventh("day-01", "lv", ga,
+            say(V, "luz 243,10", spend("Luz", ago, "243.10")),
+            say(V, "ah, essa foi em julho", spend("Luz", jul, "243.10")),
+            press_ok())
+    seventh("day-02", "lv", gb,
+            say(V, "escola da Manu 1.450", spend("Escola da Manu", set_, 1450)),
+            say(V, "paguei ontem, esqueci de lançar", spend("Escola da Manu", ago, 1450)),
+            press_ok())
+    seventh("day-03", "lv", gb,
+            say(L, "Shell 200", spend("Gasolina", set_, 200)),
+            say(L, "não foi hoje, foi sábado", spend("Gasolina", ago, 200)),
+            press_ok())
+    seventh("day-04", "lv", gb,
+            say(V, "Panobianco 129,90", spend("Academia", set_, "129.90")),
+            say(V, "era de agosto", spend("Academia", ago, "129.90")),
+            press_ok())
+
+    # the expense
+    seventh("expense-01", "lv", ga,
+            say(L, "gastei 60 no Zaffari", spend("Mercado", ago, 60)),
+            say(L, "não, foi na feira", spend("Feira", ago, 60)),
+            press_ok())
+    seventh("expense-02", "lv", ga,
+            say(V, "120 de carne", spend("Açougue", ago, 120)),
+            say(V, "era ração, não carne", spend("Pet", ago, 120)),
+            press_ok())
+    seventh("expense-03", "lv", ga,
+            say(L, "Nacional 38,50", spend("Mercado", ago, "38.50")),
+            say(L, "ops, coloca na farmácia", spend("Farmácia", ago, "38.50")),
+            press_ok())
+
+    # a card or parcelas, said late
+    seventh("card-01", "lv", ga,
+            say(V, "ração e areia da Bolacha 260 no banrisul", on_card(spend("Pet", ago, 260), banri)),
+            say(V, "parcelei em 2x", on_card(spend("Pet", ago, 260), banri, 2)),
+            press_ok())
+    seventh("card-02", "lv", ga,
+            say(L, "Panvel 320 no cartão do Itaú", on_card(spend("Farmácia", ago, 320), itau)),
+            say(L, "em 3 vezes", on_card(spend("Farmácia", ago, 320), itau, 3)),
+            press_ok())
+    seventh("card-03", "lv", ga,
+            say(L, "Zaffari 520,30 no banri", on_card(spend("Mercado", ago, "520.30"), banri)),
+            say(L, "ops, foi no Itaú Click", on_card(spend("Mercado", ago, "520.30"), itau)),
+            press_ok())
+
+    # who paid
+    seventh("payer-01", "lv", ga,
+            say(L, "luz 243,10 paga", spend("Luz", ago, "243.10")),
+            say(V, "quem pagou fui eu", paid(spend("Luz", ago, "243.10"), V)),
+            press_ok())
+    seventh("payer-02", "lv", ga,
+            say(V, "Asun 189,90", spend("Mercado", ago, "189.90")),
+            say(V, "na real quem pagou foi a Larissa", paid(spend("Mercado", ago, "189.90"), L)),
+            press_ok())
+    seventh("payer-03", "lv", ga,
+            say(L, "gasolina 150", spend("Gasolina", ago, 150)),
+            say(L, "o Vinícius que pagou", paid(spend("Gasolina", ago, 150), V)),
+            press_ok())
+
+    # a spend redone after ❌
+    seventh("redo-01", "lv", ga,
+            say(V, "Bourbon 87,30", spend("Mercado", ago, "87.30")),
+            press_no(),
+            say(V, "escrevi errado, era Bourbon 78,30", spend("Mercado", ago, "78.30")),
+            press_ok())
+    seventh("redo-02", "lv", ga,
+            say(L, "condomínio 601", spend("Condomínio", ago, 601)),
+            press_no(),
+            say(L, "de novo: condomínio 610", spend("Condomínio", ago, 610)),
+            press_ok())
+    seventh("redo-03", "lv", ga,
+            say(V, "farmácia 33", spend("Farmácia", ago, 33)),
+            press_no(),
+            say(V, "era 38", spend("Farmácia", ago, 38)),
+            press_ok())
+
+    # plain spends
+    seventh("spend-01", "lv", ga, say(L, "deixei 120 no açougue hoje", spend("Açougue", ago, 120)), press_ok())
+    seventh("spend-02", "lv", ga, say(V, "foram 89,90 de remédio", spend("Farmácia", ago, "89.90")), press_ok())
+    seventh("spend-03", "lv", ga, say(L, "torrei 200 no Zaffari kkk", spend("Mercado", ago, 200)), press_ok())
+    seventh("spend-04", "lv", ga, say(V, "150 de gasolina agora há pouco", spend("Gasolina", ago, 150)), press_ok())
+    seventh("spend-05", "lv", ga, say(L, "saiu 95 a conta do DMAE", spend("Água", ago, 95)), press_ok())
+    seventh("spend-06", "lv", ga, say(V, "o xis de ontem deu 62", spend("Restaurantes", ago, 62)), press_ok())
+    seventh("spend-07", "lv", ga, say(L, "acabei de pagar a escola da Manu, 1.450", spend("Escola da Manu", ago, 1450)),
+            press_ok())
+    seventh("spend-08", "lv", ga, say(V, "R$ 47 no xis ontem", spend("Restaurantes", ago, 47)), press_ok())
+    seventh("spend-09", "lv", ga, say(L, "mais 60 de feira", spend("Feira", ago, 60)), press_ok())
+    seventh("spend-10", "lv", ga, say(V, "larguei 85 na Panvel", spend("Farmácia", ago, 85)), press_ok())
+    seventh("spend-11", "lv", ga, say(L, "dia 30 paguei 230 de luz", spend("Luz", jul, 230)), press_ok())
+    seventh("spend-12", "lv", ga, say(V, "passei 300 no Zaffari no cartão do banri",
+                                      on_card(spend("Mercado", ago, 300), banri)), press_ok())
+
     return b.cases
 
 
