@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
+from decimal import Decimal
 from typing import Any, Final, Literal
 
 from pydantic.alias_generators import to_snake
@@ -50,6 +51,7 @@ from domain.reading.replies import (
     opens_correction,
     refers_back,
     restates,
+    tells_late,
 )
 from domain.reading.spelled import spelled_at
 from domain.text import fold, matches_any, phrase_spans
@@ -173,6 +175,10 @@ class SpendReader:
             corrected = self._corrected(said, last)  # "foi 25, vc trocou os números"
             if corrected is not None:
                 return corrected  # else "foi 250 de luz": a spend, read as any other
+        if last is not None and "?" not in text and last.get("name") == RECORD_SPEND and tells_late(text):
+            told = self._told_late(said, last)  # "quem pagou fui eu", "em 3x", "paguei ontem"
+            if told is not None:
+                return told
         subjects = Subjects(self.expenses, self.goals, self.cards, self.currency, self.today, self.expected)
         if last is not None and refers_back(text):
             return self._to_last_goal(text, last, subjects)
@@ -321,12 +327,14 @@ class SpendReader:
             restated = self._same_expense(said, arguments)
             if not restated:
                 return self._expense_corrected(said, last)
-        if name == RECORD_SPEND and not restated and not said.amounts and not said.whens and not said.strays:
-            told = self._card_or_payer_corrected(said, last)
+        if name == RECORD_SPEND and not restated and not said.whens:
+            told = self._card_or_payer_corrected(said, last)  # "foi no Inter", "ops, foi em 3x"
             if told is not None:
                 return told
         if self._named(said.words) - restated or self._names_a_goal(said.words) or said.strays:
             return None
+        said, denied = _without_denied(said, arguments.get(_MONEY_ARGUMENT.get(name, "")))
+        restated |= denied  # "foi 120, não 210", "não foi hoje, foi sábado": the old value, denied
         if any(member_called(self.members, word) or word in self.known
                for index, word in enumerate(said.words) if index not in restated):
             return None
@@ -363,26 +371,55 @@ class SpendReader:
                     corrected["date"] = when.day.isoformat()
         return _correction(name, corrected, last)
 
+    def _told_late(self, said: Scan, last: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+        """What a spend's preview left out, told with no correction word: its day ("paguei ontem,
+        esqueci de lançar"), who paid ("o Vinícius que pagou", "quem pagou fui eu") or its
+        parcelas ("em 3x", "parcelei em 2 vezes"); None when the message says anything more."""
+        if said.whens:
+            return self._corrected(said, last) if not said.amounts and not said.strays else None
+        return self._card_or_payer_corrected(said, last)
+
     def _card_or_payer_corrected(self, said: Scan, last: Mapping[str, Any]) -> list[dict[str, Any]] | None:
         """The spend `last` proposed, on the one card the correction names ("foi no Inter", "não,
-        foi no cartão XP", "passei no cartão da XP, esqueci de falar"), or paid by the one member
-        it names as the payer ("foi o Felipe que pagou"), with nothing else in it; None otherwise."""
-        words = said.words
+        foi no cartão XP", "passei no cartão da XP, esqueci de falar"), in the parcelas it writes
+        when the spend is on a card ("em 3x", "foi no cartão do banri, em 3x"), or paid by the one
+        member it names as the payer ("foi o Felipe que pagou", "quem pagou fui eu": the member
+        speaking), with nothing else in it; None otherwise."""
         arguments = _proposed(dict(last.get("arguments") or {}))
-        card = self._card_in(words, set())
-        if card:
-            told, covered = {**arguments, "card": card[0]}, set(card[1])
-        elif card is None:
-            covered = set()
-            payer = self._payer(words, covered)
-            if not isinstance(payer, Member):
-                return None
-            told = {**arguments, "paidBy": payer.name}
-        else:
+        covered = _just_recording(said)  # "na real foi a Natália que pagou, eu só tô lançando"
+        words = tuple("" if index in covered else word for index, word in enumerate(said.words))
+        parcelas = _parcelas(words, said)
+        if parcelas is False:
             return None
+        taken = set(parcelas[1]) if parcelas else set()
+        if said.whens or any(not set(range(a.first, a.last + 1)) <= taken for a in said.amounts) \
+                or any(index not in taken for index in said.strays):
+            return None  # a value beside it: a correction of the amount or day, or a new spend
+        told = dict(arguments)
+        if parcelas:
+            told["installments"] = parcelas[0]
+            covered |= taken
+        card = self._card_in(words, set(), parcelas=bool(parcelas))
+        if card is False:
+            return None
+        if card:
+            told["card"] = card[0]
+            covered |= set(card[1])
+        elif not parcelas:
+            speaker = _speaker_paid(words)
+            payer = self._payer(words, covered) if speaker is None else None
+            if speaker is not None:
+                told.pop("paidBy", None)  # the member speaking, as the chat fills it in
+                covered |= speaker
+            elif isinstance(payer, Member):
+                told["paidBy"] = payer.name
+            else:
+                return None
+        if parcelas and not told.get("card"):
+            return None  # parcelas of a spend on no card: the model's
         if not covered or told == arguments:
             return None
-        rest = [word for index, word in enumerate(words) if index not in covered]
+        rest = [word for index, word in enumerate(words) if index not in covered and word]
         if any(word not in _CORRECTING | _TOLD_LATE or word in _CHANGES_TO_NAMES for word in rest):
             return None
         return _correction(RECORD_SPEND, told, last)
@@ -557,7 +594,17 @@ class SpendReader:
 _CORRECTING: Final = CORRECTION_OPENERS | RESTATING | frozenset({"pra", "para",
     "foi", "mal", "na", "verdade", "real", "era", "eram", "foram", "e", "isso", "o", "a", "os", "as", "valor",
     "sao", "de", "do", "da", "no", "nesse", "gasto", "aporte", "certo", "correto", "pera", "espera",
-    "quis", "dizer", "digo", "ne", "amor", "kkk", "kkkk", "desculpa", "mes", "dia", "vdd", "ah", "eita"})
+    "quis", "dizer", "digo", "ne", "amor", "kkk", "kkkk", "desculpa", "mes", "dia", "vdd", "ah", "eita",
+    "ih", "xi", "putz", "essa", "esse", "digitei", "escrevi", "lancei", "coloquei", "botei", "errado", "errada",
+    "reais", "paguei", "gastei", "comprei", "abasteci", "em"})
+# Who paid, said as the member speaking: "quem pagou fui eu", "fui eu que paguei", "eu que paguei".
+_SPEAKER_PAID: Final = (("quem", "pagou", "fui", "eu"), ("fui", "eu", "que", "paguei"), ("fui", "eu", "quem", "pagou"),
+                        ("eu", "que", "paguei"), ("eu", "quem", "pagou"), ("quem", "pagou", "foi", "eu"),
+                        ("eu", "paguei"), ("paguei", "eu"))
+# A clause that says only the speaker is writing it down: "eu só tô lançando", "só to anotando".
+_JUST_RECORDING: Final = frozenset({"eu", "so", "to", "tou", "estou", "ta", "lancando", "anotando", "registrando",
+                                    "aqui", "pq", "porque"})
+_RECORDING: Final = frozenset({"lancando", "anotando", "registrando"})
 # Words that, in a correction's reason, would change more than its one value: who paid, whose it
 # is, the card or the place, parcelas, a split, an undo ("não, 250, mas é pessoal", "não, 40, foi
 # no débito"). Folded; "*" is a prefix.
@@ -622,6 +669,48 @@ def _clauses(said: Scan) -> list[list[int]]:
             clauses.append([])
         clauses[-1].append(index)
     return [clause for clause in clauses if clause]
+
+
+def _without_denied(said: Scan, old: Any) -> tuple[Scan, set[int]]:
+    """`said` without the value it denies, when it writes two of a kind and one right after "não"
+    ("foi 120, não 210", "é 45 e não 54", "não foi hoje, foi sábado"): an amount denied only when it
+    is the old one. With the words the denied value and its "não" take."""
+    words = said.words
+    def denied(first: int) -> set[int]:
+        for back in (1, 2):  # "não 210", "não foi hoje"
+            at = first - back
+            if at >= 0 and words[at] == "nao" and all(w in ("foi", "era", "e") for w in words[at + 1:first]):
+                return set(range(at, first))
+        return set()
+    old_amount = old.get("amount") if isinstance(old, Mapping) else None
+    if len(said.amounts) == 2 and not said.whens:
+        for index, found in enumerate(said.amounts):
+            took = denied(found.first)
+            if took and old_amount is not None and Decimal(str(old_amount)) == found.value:
+                return replace(said, amounts=(said.amounts[1 - index],)), took | set(range(found.first, found.last + 1))
+    if len(said.whens) == 2 and not said.amounts:
+        for index, when in enumerate(said.whens):
+            took = denied(when.first)
+            if took and not denied(said.whens[1 - index].first):
+                return replace(said, whens=(said.whens[1 - index],)), took | set(range(when.first, when.last + 1))
+    return said, set()
+
+
+def _speaker_paid(words: Sequence[str]) -> set[int] | None:
+    """The words that say the member speaking paid ("quem pagou fui eu"), or None."""
+    for phrase in _SPEAKER_PAID:
+        for where in phrase_spans(words, phrase):
+            return set(where)
+    return None
+
+
+def _just_recording(said: Scan) -> set[int]:
+    """A clause that only says the speaker is writing the spend down ("eu só tô lançando")."""
+    for clause in _clauses(said)[1:]:
+        words = {said.words[i] for i in clause}
+        if words <= _JUST_RECORDING and words & _RECORDING:
+            return set(clause)
+    return set()
 
 
 def _changes_more(words: Sequence[str], index: int) -> bool:

@@ -106,8 +106,13 @@ class Scan:
         return (bool(before) and before[-1] in _GUESS_BEFORE) or tuple(before[-3:]) == ("mais", "ou", "menos") \
             or tuple(after[:2]) in _GUESS_AFTER or (tuple(after[:1]) == ("ou",) and any(
                 a.first == found.last + 2 for a in self.amounts)) or (_round(found) and (
-                    bool(set(self.words) & _NOT_SURE) or any(tuple(self.words[i:i + len(phrase)]) == phrase
-                                                              for phrase in _NOT_RECALLED for i in range(len(self.words)))))
+                    bool(set(self.words) & _NOT_SURE) or any(
+                        tuple(self.words[i:i + len(phrase)]) == phrase and not self._states(i + len(phrase), found)
+                        for phrase in _NOT_RECALLED for i in range(len(self.words)))))
+
+    def _states(self, after: int, found: Found) -> bool:
+        """Whether the words from `after` say the amount is `found`: "o valor certo é 205"."""
+        return tuple(self.words[after:after + 1]) in (("e",), ("era",), ("foi",)) and found.first == after + 1
 
     def months(self) -> set[Period]:
         return {when.month for when in self.whens}

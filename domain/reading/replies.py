@@ -73,30 +73,52 @@ def only_agrees(text: str | None) -> bool:
 
 # What a correction opens with (folded): "não, …", "ops …", "foi mal, …", "na verdade …".
 CORRECTION_OPENERS: Final = frozenset({"nao", "ops", "opa", "oops", "opss", "errei", "corrigindo", "corrige",
-                                       "desculpa", "desculpe", "perdao", "alias"})
-_CORRECTION_PAIRS: Final = frozenset({("foi", "mal"), ("na", "verdade"), ("na", "vdd"), ("na", "real")})
+                                       "desculpa", "desculpe", "perdao", "alias", "pera", "perai"})
+# Openings of more than one word: "foi mal, …", "digitei errado, é 128,20", "o valor certo é 205".
+_CORRECTION_PHRASES: Final = (("foi", "mal"), ("na", "verdade"), ("na", "vdd"), ("na", "real"),
+                              ("digitei", "errado"), ("escrevi", "errado"), ("lancei", "errado"),
+                              ("coloquei", "errado"), ("botei", "errado"), ("o", "valor", "certo"),
+                              ("o", "valor", "correto"), ("valor", "certo"), ("o", "certo"), ("o", "correto"))
 
 
 # What may stand before that opening: the spouse, called ("amor, não, era 40").
 _VOCATIVES: Final = frozenset({"amor", "amore", "mor", "vida", "bb", "bebe", "mozao", "querida", "querido",
-                               "ah", "eita"})  # and an interjection first: "ah não, foi 180"
+                               "ah", "eita", "ih", "xi", "putz"})  # and an interjection first: "ah não, foi 180"
 # A reply that says the value again, right after a preview ("foi 25", "põe 15 mil"): a correction
 # when it holds nothing but that value; otherwise the message is read as any other.
 RESTATING: Final = frozenset({"foi", "era", "eram", "foram", "poe", "coloca", "bota", "muda", "troca",
                              "passei"})  # "passei no cartão da XP, esqueci de falar"
+# What a restated value may follow: "essa foi em julho", "isso era 45".
+_THAT: Final = frozenset({"isso", "essa", "esse", "esta", "este"})
+# A spend's verb, said again with no amount: "paguei ontem, esqueci de lançar" (its day); "quem
+# pagou foi a Larissa", "fui eu que paguei" (who paid).
+_PAID_AGAIN: Final = frozenset({"paguei", "pagou", "pago", "paga", "gastei", "comprei", "abasteci"})
+# Parcelas said on their own, after a card purchase's preview: "em 3x", "parcelei em 2 vezes".
+_PARCELAS_TOLD: Final = re.compile(r"\b\d{1,2}\s*(?:x|vezes|parcelas)\b", re.IGNORECASE)
 _OPENING_WORDS: Final = 5
 
 
 def opens_correction(words: Sequence[str]) -> bool:
     """Whether a message's folded words open as a correction ("não, …", "amor, foi mal, …")."""
     words = _after_vocatives(words)
-    return bool(words) and (words[0] in CORRECTION_OPENERS or tuple(words[:2]) in _CORRECTION_PAIRS)
+    return bool(words) and (words[0] in CORRECTION_OPENERS
+                            or any(tuple(words[:len(phrase)]) == phrase for phrase in _CORRECTION_PHRASES))
 
 
 def restates(words: Sequence[str]) -> bool:
-    """Whether a message's folded words open by saying a value again ("foi 25", "amor, era 40")."""
+    """Whether a message's folded words open by saying a value again ("foi 25", "amor, era 40",
+    "essa foi em julho")."""
     words = _after_vocatives(words)
+    if len(words) > 1 and words[0] in _THAT:
+        words = words[1:]
     return bool(words) and words[0] in RESTATING
+
+
+def tells_late(text: str) -> bool:
+    """Whether `text` may tell what a spend's preview left out, with no amount: who paid ("quem
+    pagou fui eu", "o Vinícius que pagou"), its day ("paguei ontem"), or its parcelas ("em 3x")."""
+    words = {fold(token.text) for token in tokens_of(text)}
+    return bool(_PARCELAS_TOLD.search(text)) or (not any(c.isdigit() for c in text) and bool(words & _PAID_AGAIN))
 
 
 # A goal named by the turn before ("cria a meta Reserva" → "já coloca 1.000 meu nela").
@@ -113,7 +135,7 @@ def may_correct(text: str) -> bool:
     """Whether `text` opens as a correction, or restates a value, so the free-text reader needs
     the call it corrects: the conversation is read only then."""
     words = tuple(fold(token.text) for token in tokens_of(text)[:_OPENING_WORDS])
-    return opens_correction(words) or restates(words)
+    return opens_correction(words) or restates(words) or tells_late(text)
 
 
 def _after_vocatives(words: Sequence[str]) -> Sequence[str]:

@@ -37,6 +37,7 @@ from domain.money import Period
 from domain.reading.amounts import read_amount
 from domain.reading.message import Scan, When, deadline, scan
 from domain.reading.names import loosely_written_in
+from domain.reading.replies import opens_correction, restates
 from domain.text import fold, words_of
 
 
@@ -80,7 +81,8 @@ QUESTION_OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "
 _CAN_WE: Final = re.compile(r"^(?:e\s+)?(?:ai\s+)?(?:da|dá|daria|conseguimos|consigo|consegue|vamos conseguir)"
                             r"\b.*\?\s*$", re.IGNORECASE | re.DOTALL)
 _CHANGE: Final = re.compile(
-    r"\b(?:subiu|sobe|subir|suba|aument\w*|diminu\w*|baix\w*|reajust\w*|atualiz\w*|mud\w*|passa\s+a|agora|"
+    r"\b(?:subiu|sobe|subir|suba|aument\w*|diminu\w*|baix\w*|reajust\w*|atualiz\w*|mud\w*|passa\s+a|"
+    r"agora(?!\s+(?:h[aá]\s+pouco|mesmo|pouco))|"
     r"cobra\w*|custa\w*|"
     r"passou\s+a|passa\s+pra|agora\s+[eé]|(?:vai|foi|vai\s+ser|fica|ficou|ficar)\s+(?:pra|para)|"
     r"pode\s+ser|previst\w*|orcamento|orçamento|limite|ajust\w*|corrig\w*|(?:pra|para)\s+(?:r\$\s*)?[0-9])",
@@ -133,6 +135,13 @@ class Said:
     @cached_property
     def messages(self) -> tuple[str, ...]:
         return (self.text, *self.earlier)
+
+    def corrects_a_spend(self) -> bool:
+        """Whether this message opens as a correction ("corrige pra 98", "não, foi 250") of a
+        message that changed no expected amount: a spend's, so still a spend."""
+        words = self.scanned(0).words[:5]
+        return (opens_correction(words) or restates(words)) and len(self.messages) > 1 \
+            and not _CHANGE.search(self.messages[1])
 
     def names_any(self, names: Sequence[str]) -> bool:
         """Whether the members wrote a word of any of `names` (an expense's name or an alias; a
@@ -232,7 +241,7 @@ def _check_intent(intent: Intent | None, said: Said) -> None:
         raise NotAsked("Nada na mensagem pede mudar o valor previsto (subiu, aumentou, passa a ser, "
                        "agora é, vai pra). Um gasto ou uma conta paga é recordSpend.")
     if intent is Intent.SPEND and _CHANGE.search(said.text) and not _SPENT.search(said.text) \
-            and len(said.scanned(0).amounts) <= 1:
+            and len(said.scanned(0).amounts) <= 1 and not said.corrects_a_spend():
         raise NotAsked("A mensagem muda um valor previsto (adjustExpense), não registra um gasto.")
     if intent is Intent.INCOME and not any(_INCOME.search(text) for text in said.messages[:2]):
         raise NotAsked("Ninguém falou de renda (renda, salário, ganho, recebo): nada foi proposto.")

@@ -753,6 +753,17 @@ def test_a_pause_before_the_amount_is_no_price_and_parcelas_may_be_said_in_words
     ("foi o Bruno que pagou", {"paidBy": "Bruno"}),                     # who paid
     ("ah não, foi 45 e foi ontem", {"amount": {"amount": "45", "currency": "BRL"}, "period": "2026-06"}),
     ("na vdd foi ontem", {"period": "2026-06"}),
+    ("corrige pra 45", {"amount": {"amount": "45", "currency": "BRL"}}),
+    ("o valor certo é 45", {"amount": {"amount": "45", "currency": "BRL"}}),
+    ("pera, foram 45", {"amount": {"amount": "45", "currency": "BRL"}}),
+    ("ih, errei, é 45,90", {"amount": {"amount": "45.90", "currency": "BRL"}}),
+    ("digitei errado, é 45", {"amount": {"amount": "45", "currency": "BRL"}}),
+    ("foi 45, não 50", {"amount": {"amount": "45", "currency": "BRL"}}),      # the old amount denied
+    ("não foi hoje, foi ontem", {"period": "2026-06"}),                       # the old day denied
+    ("essa foi em junho", {"period": "2026-06"}),
+    ("paguei ontem, esqueci de lançar", {"period": "2026-06"}),               # the day told late
+    ("o Bruno que pagou", {"paidBy": "Bruno"}),
+    ("na real foi o Bruno que pagou, eu só tô lançando", {"paidBy": "Bruno"}),
 ])
 def test_a_correction_of_the_expense_card_payer_or_amount_and_day_is_read_against_the_preview(
         correction: str, change: dict[str, Any]) -> None:
@@ -767,7 +778,43 @@ def test_a_correction_of_the_expense_card_payer_or_amount_and_day_is_read_agains
     "foi no nubank e o Bruno pagou",         # two things at once
     "não era mercado",                       # and what was it?
     "passei no cartão, esqueci de falar",    # which card?
+    "foi 45, não 60",                        # 60 was never the amount: which is denied?
+    "em 3x",                                 # parcelas of a spend on no card
+    "o Pedro que pagou",                     # not a member
+    "paguei ontem 45",                       # a value beside the day: a new spend, or a correction?
 ])
 def test_a_correction_of_card_or_payer_the_reader_is_unsure_of_is_the_models(correction: str) -> None:
     last = {**spend("Mercado", "50"), "operationId": "op-1"}
     assert reader_with_cards().read(correction, last) is None
+
+
+@pytest.mark.parametrize(("told", "change"), [
+    ("em 3x", {"installments": 3}),
+    ("parcelei em 2 vezes", {"installments": 2}),
+    ("ops, foi em 4x", {"installments": 4}),
+    ("foi no itaú, em 3x", {"card": "Itaú Visa", "installments": 3}),
+])
+def test_parcelas_told_after_a_card_purchases_preview_are_read_against_it(told: str, change: dict[str, Any]) -> None:
+    last = {**spend("Mercado", "900", card="Nubank"), "operationId": "op-1"}
+
+    assert reader_with_cards().read(told, last) == [
+        {**spend("Mercado", "900", card="Nubank"), "arguments": {**last["arguments"], **change}, "corrects": "op-1"}]
+
+
+@pytest.mark.parametrize("told", ["quem pagou fui eu", "fui eu que paguei", "eu que paguei"])
+def test_the_member_speaking_told_as_the_payer_is_who_the_chat_fills_in(told: str) -> None:
+    last = {**spend("Mercado", "50", paidBy="Ana"), "operationId": "op-1"}
+
+    assert reader_with_cards().read(told, last) == [{**spend("Mercado", "50"), "corrects": "op-1"}]
+
+
+async def test_the_spouse_saying_they_paid_moves_the_preview_to_them_with_no_model() -> None:
+    model = ScriptedModel()
+    chat, _ = await chat_with(model)
+    first = (await chat.send("gastei 52 no mercado", sender="Ana")).receipts[0]
+
+    told = await chat.send("quem pagou fui eu", sender="Bruno")
+
+    [call_made] = told.tool_calls
+    assert call_made.source == READER and call_made.received["paidBy"] == "Bruno"
+    assert told.superseded == [first.operation_id] and model.requests == []

@@ -446,3 +446,30 @@ async def test_an_acerto_for_a_bill_paid_points_the_model_to_a_spend(arguments: 
 
     assert "uma conta paga ou um gasto com alguém de fora é recordSpend" in (reply.tool_calls[0].error or "")
     assert reply.receipts[0].preview["expense"] == "Aluguel"
+
+
+@pytest.mark.parametrize(("text", "amount"), [("150 de gasolina agora há pouco", "150"),
+                                             ("mercado 80 agora mesmo", "80")])
+def test_agora_that_says_just_now_is_no_change(text: str, amount: str) -> None:
+    grounded = ground(grounds(amount=Ground.PAID), Intent.SPEND, {"amount": {"amount": amount}},
+                      Said(text, date(2026, 7, 1), "BRL"), writes=True)
+    assert grounded.refusal is None
+
+
+def test_a_correction_of_a_spend_is_a_spend_and_of_a_change_still_a_change() -> None:
+    def refusal(earlier: str) -> object:
+        said = Said("corrige pra 98", date(2026, 7, 1), "BRL", earlier=(earlier,))
+        return ground(grounds(amount=Ground.PAID), Intent.SPEND, {"amount": {"amount": "98"}}, said,
+                      writes=True).refusal
+
+    assert refusal("gastei 89 na farmácia") is None
+    assert isinstance(refusal("a farmácia vai pra 90 por mês"), NotAsked)
+
+
+@pytest.mark.parametrize(("text", "refused"), [("o valor certo é 205", False),
+                                               ("gastei 200, depois vejo o valor certo", True)])
+def test_the_right_value_stated_is_exact_and_one_still_to_be_checked_is_a_guess(text: str, refused: bool) -> None:
+    amount = "205" if "205" in text else "200"
+    grounded = ground(grounds(amount=Ground.PAID), Intent.SPEND, {"amount": {"amount": amount}},
+                      Said(text, date(2026, 7, 1), "BRL", earlier=("gasolina 250",)), writes=True)
+    assert isinstance(grounded.refusal, NotWritten) is refused
