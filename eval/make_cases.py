@@ -1992,6 +1992,62 @@ def build() -> list[dict[str, Any]]:
     seventh("spend-12", "lv", ga, say(V, "passei 300 no Zaffari no cartão do banri",
                                       on_card(spend("Mercado", ago, 300), banri)), press_ok())
 
+    # ---------------------------------------------------------------- eighth dev batch (Curitiba)
+    # Written apart, after the seventh: spends as Fernanda and Gustavo write them, with amounts in
+    # words, aliases, days, typos, a cancel and a redo, two at once, nicknames and cards.
+    eighth = b.batch("eighth")
+    Fe, G = "Fernanda", "Gustavo"
+    ha = "2026-10-07"  # a Wednesday: sábado 03/10, anteontem 05/10 (October); dia 30 is 30/09 (September)
+    out, setb = month(d(ha)), month(d(ha), 1)
+    c6 = "C6 Carbon"
+
+    eighth("words-01", "fg", ha, say(Fe, "gastei cinquenta e dois no Condor", spend("Supermercado", out, 52)), press_ok())
+    eighth("words-02", "fg", ha, say(G, "duzentos e trinta de gasolina", spend("Gasolina", out, 230)), press_ok())
+    eighth("words-03", "fg", ha, say(Fe, "R$1.280,00 do plano, pago", spend("Plano de saúde", out, 1280)), press_ok())
+    eighth("words-04", "fg", ha, say(G, "condomínio: 780 reais", spend("Condomínio", out, 780)), press_ok())
+    eighth("words-05", "fg", ha, say(Fe, "350 conto de feira essa semana", spend("Feira", out, 350)), press_ok())
+
+    eighth("alias-01", "fg", ha, say(G, "comprei ração pra Pipoca, 189,90", spend("Pet", out, "189.90")), press_ok())
+    eighth("alias-02", "fg", ha, say(Fe, "banho e tosa da Pipoca deu 90", spend("Pet", out, 90)), press_ok())
+    eighth("alias-03", "fg", ha, say(G, "Netflix 55,90 debitou hoje", spend("Streaming", out, "55.90")), press_ok())
+    eighth("alias-04", "fg", ha, say(Fe, "abasteci o carro, 200 de etanol", spend("Gasolina", out, 200)), press_ok())
+    eighth("alias-05", "fg", ha, say(G, "Sanepar veio 112,35", spend("Água", out, "112.35")), press_ok())
+    eighth("alias-06", "fg", ha, say(Fe, "verdurão 43,20", spend("Feira", out, "43.20")), press_ok())
+
+    eighth("date-01", "fg", ha, say(G, "gastei 89 no vet sábado", spend("Pet", out, 89)), press_ok())
+    eighth("date-02", "fg", ha, say(Fe, "dia 30 paguei a Copel, 205", spend("Luz", setb, 205)), press_ok())
+    eighth("date-03", "fg", ha, say(G, "anteontem fui no posto, 180", spend("Gasolina", out, 180)), press_ok())
+    eighth("date-04", "fg", ha, say(Fe, "a Amil do mês passado foi 1.100, paguei atrasado",
+                                    spend("Plano de saúde", setb, 1100)), press_ok())
+
+    eighth("typo-01", "fg", ha, say(G, "supermecado 230", spend("Supermercado", out, 230)), press_ok())
+    eighth("typo-02", "fg", ha, say(Fe, "paguei o condominio 780", spend("Condomínio", out, 780)), press_ok())
+    eighth("typo-03", "fg", ha, say(G, "gastei 60 na fiera", spend("Feira", out, 60)), press_ok())
+
+    eighth("redo-01", "fg", ha,
+           say(Fe, "Condor 320", spend("Supermercado", out, 320)),
+           say(Fe, "cancela, era 230", spend("Supermercado", out, 230)),
+           press_ok())
+    eighth("redo-02", "fg", ha,
+           say(G, "Amil 1.100", spend("Plano de saúde", out, 1100)),
+           press_no(),
+           say(G, "lança de novo, 1.150", spend("Plano de saúde", out, 1150)),
+           press_ok())
+
+    eighth("two-01", "fg", ha, say(Fe, "gastei 50 na feira e 120 no Condor",
+                                   spend("Feira", out, 50), spend("Supermercado", out, 120)), press_ok())
+    eighth("two-02", "fg", ha, say(G, "luz 205 e água 112", spend("Luz", out, 205), spend("Água", out, 112)),
+           press_ok())
+
+    eighth("nick-01", "fg", ha, say(Fe, "o Gu pagou a escola, 1.350", paid(spend("Escola da Lívia", out, 1350), G)),
+           press_ok())
+    eighth("nick-02", "fg", ha, say(G, "a Fê pagou o Condor, 210", paid(spend("Supermercado", out, 210), Fe)),
+           press_ok())
+
+    eighth("card-01", "fg", ha, say(Fe, "Condor 412 no C6", on_card(spend("Supermercado", out, 412), c6)), press_ok())
+    eighth("card-02", "fg", ha, say(G, "gasolina 200 no cartão preto", on_card(spend("Gasolina", out, 200), c6)),
+           press_ok())
+
     return b.cases
 
 
