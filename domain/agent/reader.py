@@ -38,16 +38,19 @@ from domain.agent.settlements import read_settlement, sends_to_spouse
 from domain.budget import Budget
 from domain.cards import MAX_INSTALLMENTS
 from domain.goals import Goal
-from domain.household import Household, Member, member_called
+from domain.household import MIN_NICKNAME, Household, Member, member_called
 from domain.money import Money, Period
 from domain.reading.message import Found, Scan, scan
 from domain.reading.names import keys as _keys
 from domain.reading.names import loosely_written_in, respelled, singular, spellings
 from domain.reading.names import words as _words
 from domain.reading.replies import (
+    AGAIN,
     BACK_TO_A_GOAL,
+    CANCELS,
     CORRECTION_OPENERS,
     RESTATING,
+    leads_to_a_value,
     opens_correction,
     refers_back,
     restates,
@@ -73,6 +76,7 @@ _NOT_A_PLAIN_SPEND: Final = tuple(["subiu", "sobe", "subir", "aumentou", "aument
 _QUESTION_OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "qual", "quais",
                                       "como", "quando", "onde", "porque", "pq", "sera", "da", "dá"})
 _PAID: Final = frozenset({"pagou", "paga", "pagaram", "gastou", "gastaram", "comprou", "compraram"})
+_ONE_PAID: Final = frozenset({"pagou", "gastou", "comprou"})  # one person paid
 _PAID_BY: Final = re.compile(r"^pag[oa]\s+(?:pel[oa]|por)$")
 _PERSONAL: Final = frozenset({"pessoal", "particular"})
 _SELF: Final = frozenset({"eu", "mim", "me", "meu", "minha"})
@@ -169,6 +173,10 @@ class SpendReader:
         if not text or len(text) > MAX_TEXT or "\n" in text.strip():
             return None
         said = scan(text, today=self.today)
+        if last is not None and "?" not in text and leads_to_a_value(said.words):
+            value_at = _after_lead(said)  # "cancela, era 230", "lança de novo, 1.150"
+            if value_at is not None:
+                return self._corrected(scan(text[value_at:], today=self.today), last)
         if last is not None and said.words and opens_correction(said.words):
             return None if "?" in text else self._corrected(said, last)
         if last is not None and "?" not in text and restates(said.words):
@@ -541,7 +549,7 @@ class SpendReader:
         for index, word in enumerate(words):
             if index in covered:
                 continue
-            member = member_called(self.members, word)  # "o Rafa pagou": Rafael
+            member = member_called(self.members, word) or self._nickname_paying(words, index)  # "o Rafa pagou"
             if member is None:
                 if word in _PAID and index > 0 and words[index - 1] not in _SELF | _WE | {"quem"} \
                         and index - 1 not in covered and not _paid_by_speaker(words, index):
@@ -565,6 +573,23 @@ class SpendReader:
         if any(word == "quem" and index not in covered for index, word in enumerate(words)):
             return False  # "quem pagou o açougue foi o Pedro": someone the reader does not know
         return named
+
+    def _nickname_paying(self, words: Sequence[str], index: int) -> Member | None:
+        """A nickname too short to tell a member anywhere else ("Gu", "Fê", "Rê"), where it can
+        only be a person: after "o"/"a" and right before "pagou" or "que pagou" ("a Fê pagou o
+        Condor"), beginning exactly one member's name and no word of the household's."""
+        word = words[index]
+        if not (2 <= len(word) < MIN_NICKNAME and word.isalpha()) or word in self.known \
+                or index == 0 or words[index - 1] not in ("o", "a"):
+            return None
+        after = words[index + 1:index + 3]
+        if not (after[:1] and after[0] in _ONE_PAID) \
+                and not (len(after) == 2 and after[0] == "que" and after[1] in _ONE_PAID):
+            return None  # "a Bru e o An pagaram": two people, one of them not read
+        if any(word in _words(name) for _, names in self.expenses for name in names):
+            return None
+        begun = [member for member in self.members if fold(member.name).startswith(word)]
+        return begun[0] if len(begun) == 1 else None
 
     def _remarks(self, said: Scan, covered: set[int]) -> set[int]:
         """The `_REMARKING` words of a clause that only remarks on the spend: after the first
@@ -595,7 +620,7 @@ _CORRECTING: Final = CORRECTION_OPENERS | RESTATING | frozenset({"pra", "para",
     "foi", "mal", "na", "verdade", "real", "era", "eram", "foram", "e", "isso", "o", "a", "os", "as", "valor",
     "sao", "de", "do", "da", "no", "nesse", "gasto", "aporte", "certo", "correto", "pera", "espera",
     "quis", "dizer", "digo", "ne", "amor", "kkk", "kkkk", "desculpa", "mes", "dia", "vdd", "ah", "eita",
-    "ih", "xi", "putz", "essa", "esse", "digitei", "escrevi", "lancei", "coloquei", "botei", "errado", "errada",
+    "ih", "xi", "putz", "essa", "esse", "digitei", "escrevi", "errado", "errada",
     "reais", "paguei", "gastei", "comprei", "abasteci", "em"})
 # Who paid, said as the member speaking: "quem pagou fui eu", "fui eu que paguei", "eu que paguei".
 _SPEAKER_PAID: Final = (("quem", "pagou", "fui", "eu"), ("fui", "eu", "que", "paguei"), ("fui", "eu", "quem", "pagou"),
@@ -694,6 +719,30 @@ def _without_denied(said: Scan, old: Any) -> tuple[Scan, set[int]]:
             if took and not denied(said.whens[1 - index].first):
                 return replace(said, whens=(said.whens[1 - index],)), took | set(range(when.first, when.last + 1))
     return said, set()
+
+
+# What a first clause that cancels or redoes may hold: "cancela esse", "lança de novo então".
+_LEAD_WORDS: Final = CANCELS | frozenset({"lanca", "registra", "anota", "faz", "manda", "de", "novo", "esse", "essa",
+                                         "isso", "ai", "entao", "amor", "por", "favor"})
+
+
+def _after_lead(said: Scan) -> int | None:
+    """Where the value starts after a first clause that only cancels or redoes the last preview
+    ("cancela, era 230", "lança de novo, 1.150"): the rest must say the value again ("era 230", "é
+    230"), or, after "de novo", be the amount alone. None otherwise."""
+    clauses = _clauses(said)
+    if len(clauses) < 2:
+        return None
+    lead = [said.words[i] for i in clauses[0]]
+    again = any(tuple(lead[i:i + 2]) == AGAIN for i in range(len(lead) - 1))
+    if not set(lead) <= _LEAD_WORDS or not (lead[0] in CANCELS or again):
+        return None
+    rest = said.words[clauses[1][0]:]
+    start = said.tokens[clauses[1][0]].start
+    if restates(rest) or (len(rest) == 2 and rest[0] == "e" and any(a.first == clauses[1][0] + 1 for a in said.amounts)):
+        return start
+    alone = len(said.amounts) == 1 and said.amounts[0].first == clauses[1][0] and said.amounts[0].last == len(said.words) - 1
+    return start if again and alone else None
 
 
 def _speaker_paid(words: Sequence[str]) -> set[int] | None:
@@ -807,8 +856,8 @@ _ONE_PARCELA: Final = frozenset({"parcela", "prestacao"})
 _THEN_AT: Final = frozenset({"no", "na", "fui", "passei", "paguei", "gastei", "comprei"})
 _NOT_AFTER: Final = frozenset({"amanha", "dia", "mes", "vencimento", "fechamento"})  # "depois do dia 10": a plan
 # Refused words that, in a clause of their own with no amount, no day and no name, only remark on
-# a spend ("…, 159,90, tá tudo caro demais", "…, era o remédio da febre do pequeno").
-_REMARKING: Final = frozenset({"ta", "tah", "esta", "ja", "era", "tipo"})
+# a spend ("…, 159,90, tá tudo caro demais", "…, era o remédio da febre do pequeno", "…, agora vai 💪").
+_REMARKING: Final = frozenset({"ta", "tah", "esta", "ja", "era", "tipo", "agora", "vai"})
 _DISCOUNT: Final = frozenset({"desconto", "descontinho"})
 _SOME: Final = frozenset({"uns", "umas"})
 

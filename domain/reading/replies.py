@@ -114,6 +114,19 @@ def restates(words: Sequence[str]) -> bool:
     return bool(words) and words[0] in RESTATING
 
 
+# A first clause that cancels or redoes the last preview before the value is said again: "cancela,
+# era 230", "cancela esse, é 230", "lança de novo, 1.150" (after ❌).
+CANCELS: Final = frozenset({"cancela", "cancelar"})
+AGAIN: Final = ("de", "novo")
+
+
+def leads_to_a_value(words: Sequence[str]) -> bool:
+    """Whether a message's folded words open by cancelling or redoing ("cancela, era 230", "lança
+    de novo, 1.150"): the reader then reads the rest as a correction."""
+    words = _after_vocatives(words)
+    return bool(words) and (words[0] in CANCELS or any(tuple(words[i:i + 2]) == AGAIN for i in range(3)))
+
+
 def tells_late(text: str) -> bool:
     """Whether `text` may tell what a spend's preview left out, with no amount: who paid ("quem
     pagou fui eu", "o Vinícius que pagou"), its day ("paguei ontem"), or its parcelas ("em 3x")."""
@@ -135,7 +148,7 @@ def may_correct(text: str) -> bool:
     """Whether `text` opens as a correction, or restates a value, so the free-text reader needs
     the call it corrects: the conversation is read only then."""
     words = tuple(fold(token.text) for token in tokens_of(text)[:_OPENING_WORDS])
-    return opens_correction(words) or restates(words) or tells_late(text)
+    return opens_correction(words) or restates(words) or leads_to_a_value(words) or tells_late(text)
 
 
 def _after_vocatives(words: Sequence[str]) -> Sequence[str]:

@@ -548,7 +548,8 @@ def test_a_payer_called_by_a_nickname_that_begins_only_their_name_is_that_member
     read = SpendReader.of(house, budget, [], TODAY).read
 
     assert read("o Rafa pagou a diarista, 600") == [spend("Diarista", "600", paidBy="Rafael")]
-    assert read("o Ra pagou a diarista, 600") is None  # too short to be anyone: the model's
+    assert read("o Ra pagou a diarista, 600") == [spend("Diarista", "600", paidBy="Rafael")]  # where only a person stands
+    assert read("o Jo pagou a diarista, 600") is None  # begins no member's name: someone else
 
 
 def test_a_typo_is_taken_for_an_expense_only_when_one_name_is_that_near_and_no_other_name_is_the_word() -> None:
@@ -818,3 +819,40 @@ async def test_the_spouse_saying_they_paid_moves_the_preview_to_them_with_no_mod
     [call_made] = told.tool_calls
     assert call_made.source == READER and call_made.received["paidBy"] == "Bruno"
     assert told.superseded == [first.operation_id] and model.requests == []
+
+
+@pytest.mark.parametrize(("text", "payer"), [("o Bru pagou o mercado, 210", "Bruno"),
+                                              ("foi o Bru que pagou o mercado, 210", "Bruno"),
+                                              ("a An pagou o mercado, 210", "Ana")])
+def test_a_short_nickname_right_before_pagou_is_the_member_it_begins(text: str, payer: str) -> None:
+    assert reader().read(text) == [spend("Mercado", "210", paidBy=payer)]
+
+
+@pytest.mark.parametrize("text", ["o Zé pagou o mercado, 210",   # begins no member's name: someone else
+                                  "a Bru e o An pagaram o mercado, 210"])  # not right before "pagou"
+def test_a_short_nickname_that_begins_no_member_or_stands_apart_is_the_models(text: str) -> None:
+    assert reader().read(text) is None
+
+
+@pytest.mark.parametrize(("text", "amount"), [("cancela, era 45", "45"), ("cancela esse, é 45", "45"),
+                                              ("lança de novo, 45", "45"), ("de novo, 45", "45")])
+def test_a_cancel_or_a_redo_before_the_value_said_again_corrects_the_last_preview(text: str, amount: str) -> None:
+    last = {**spend("Mercado", "50"), "operationId": "op-1"}
+
+    assert reader().read(text, last) == [{**spend("Mercado", amount), "corrects": "op-1"}]
+
+
+@pytest.mark.parametrize("text", ["cancela, lancei ontem",       # cancel it: it was already written
+                                  "cancela o mercado de 50"])    # cancel, nothing more
+def test_a_cancel_that_says_more_is_the_models(text: str) -> None:
+    last = {**spend("Mercado", "50"), "operationId": "op-1"}
+    assert reader().read(text, last) is None
+
+
+def test_again_with_the_expense_named_is_a_new_spend_not_a_correction() -> None:
+    last = {**spend("Mercado", "50"), "operationId": "op-1"}
+    assert reader().read("de novo no mercado, 45", last) == [spend("Mercado", "45")]
+
+
+def test_agora_vai_after_a_spend_is_a_remark() -> None:
+    assert reader().read("paguei a luz, 109,90, agora vai 💪") == [spend("Luz", "109.90")]
