@@ -91,6 +91,14 @@ async def run_cases(
     return list(await asyncio.gather(*(one(case, run) for case in cases for run in range(k))))
 
 
+class Silent:
+    """A model that never answers (`--reader-only`): every message the reader leaves is a failure,
+    so the run scores the reader alone, with no request anywhere."""
+
+    async def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"role": "assistant", "content": "(sem modelo)", "tool_calls": None}
+
+
 def known_without_tools(model: str) -> bool:
     """True when litellm's model map says this model cannot call functions.
 
@@ -153,7 +161,7 @@ def token_counter(model: str) -> TokenCounter:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="eval/run.py", description="Score the household agent on the pt-BR cases (contract §7).")
-    parser.add_argument("--model", required=True, help="litellm model string, e.g. openai/gpt-4o-mini")
+    parser.add_argument("--model", help="litellm model string, e.g. openai/gpt-4o-mini")
     parser.add_argument("--api-base", help="OpenAI-compatible endpoint, e.g. http://localhost:11434")
     parser.add_argument("--api-key", help="API key (default: the provider's own variable)")
     parser.add_argument("--cases", default=str(DEFAULT_CASES), help="JSONL cases (default: %(default)s)")
@@ -171,6 +179,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="count write calls the tools refused as unexpected write calls too")
     parser.add_argument("--no-reader", action="store_true",
                         help="send every message to the model (the free-text reader off)")
+    parser.add_argument("--reader-only", action="store_true",
+                        help="no model: a model that never answers, so only the free-text reader's turns can pass")
     parser.add_argument("--no-preflight", action="store_true", help="skip the first tool-support call")
     parser.add_argument("--all-cases", action="store_true", help="list every case in the table")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -179,6 +189,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.k < 1 or args.concurrency < 1:
         parser.error("--k and --concurrency must be at least 1")
+    if bool(args.model) == args.reader_only:
+        parser.error("give --model, or --reader-only to score the reader alone")
+    if args.reader_only and args.no_reader:
+        parser.error("--reader-only needs the reader: leave out --no-reader")
     return args
 
 
@@ -192,18 +206,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not cases:
         print(f"error: no case in {args.cases} for --split {args.split}", file=sys.stderr)
         return 2
-    if known_without_tools(args.model):
+    if args.model and known_without_tools(args.model):
         print(f"error: {args.model} does not support tool calling (litellm's model map says so); "
               "the agent works only through tools.", file=sys.stderr)
         return 2
 
-    from infra.llm import LiteLLMModel
+    model: LanguageModel
+    if args.reader_only:
+        model = Silent()
+    else:
+        from infra.llm import LiteLLMModel
 
-    model = LiteLLMModel(args.model, api_base=args.api_base, api_key=args.api_key,
-                         timeout=args.timeout, num_retries=args.num_retries,
-                         temperature=args.temperature)
+        model = LiteLLMModel(args.model, api_base=args.api_base, api_key=args.api_key,
+                             timeout=args.timeout, num_retries=args.num_retries,
+                             temperature=args.temperature)
     counter = token_counter(args.count_tokens) if args.count_tokens else None
-    config = {"model": args.model, "api_base": args.api_base, "cases": args.cases, "split": args.split,
+    config = {"model": args.model or "none: the reader alone", "api_base": args.api_base, "cases": args.cases, "split": args.split,
               "k": args.k, "concurrency": args.concurrency, "temperature": args.temperature,
               "count_tokens": args.count_tokens, "strict_errors": args.strict_errors,
               "reader": not args.no_reader}
@@ -220,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"[{done}/{len(cases) * args.k}] {mark} {result.case_id}#{result.run}", file=sys.stderr)
 
     async def go() -> list[CaseResult]:
-        if not args.no_preflight:
+        if not args.no_preflight and not args.reader_only:
             await check_tool_support(model, cases[0], args.model)
         return await run_cases(cases, model, k=args.k, concurrency=args.concurrency,
                                strict_errors=args.strict_errors, counter=counter, progress=progress,

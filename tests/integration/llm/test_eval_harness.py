@@ -497,6 +497,24 @@ def test_the_command_line_prints_the_tables_and_writes_the_json(
     assert len(report["runs_detail"]) == 8
 
 
+def test_the_reader_alone_is_scored_with_no_model_and_no_request(
+    provider: FakeLLMServer, capsys: pytest.CaptureFixture[str],
+) -> None:
+    status = main(["--reader-only", "--ids", "eighth-words-01,eighth-typo-03", "--quiet"])
+
+    assert status == 0 and provider.requests == []
+    printed = capsys.readouterr().out
+    assert "pass rate 50.0%" in printed  # "cinquenta e dois no Condor" is the reader's; "na fiera", the model's
+    assert "reader (dev): took 1 of 2 messages, 1 right" in printed
+
+
+def test_reader_only_and_a_model_are_one_or_the_other(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--split", "dev"], ["--reader-only", "--model", "openai/x"], ["--reader-only", "--no-reader"]):
+        with pytest.raises(SystemExit):
+            main(argv)
+    assert "--reader-only" in capsys.readouterr().err
+
+
 def test_a_model_without_tool_support_stops_the_run_with_exit_status_2(
     provider: FakeLLMServer, capsys: pytest.CaptureFixture[str],
 ) -> None:
