@@ -183,7 +183,7 @@ class SpendReader:
             corrected = self._corrected(said, last)  # "foi 25, vc trocou os números"
             if corrected is not None:
                 return corrected  # else "foi 250 de luz": a spend, read as any other
-        if last is not None and "?" not in text and last.get("name") == RECORD_SPEND and tells_late(text):
+        if last is not None and "?" not in text and last.get("name") == RECORD_SPEND and tells_late(said.words):
             told = self._told_late(said, last)  # "quem pagou fui eu", "em 3x", "paguei ontem"
             if told is not None:
                 return told

@@ -94,7 +94,9 @@ _THAT: Final = frozenset({"isso", "essa", "esse", "esta", "este"})
 # pagou foi a Larissa", "fui eu que paguei" (who paid).
 _PAID_AGAIN: Final = frozenset({"paguei", "pagou", "pago", "paga", "gastei", "comprei", "abasteci"})
 # Parcelas said on their own, after a card purchase's preview: "em 3x", "parcelei em 2 vezes".
-_PARCELAS_TOLD: Final = re.compile(r"\b\d{1,2}\s*(?:x|vezes|parcelas)\b", re.IGNORECASE)
+_PARCELAS_TOLD: Final = re.compile(r"\d{1,2}x")
+_COUNT: Final = re.compile(r"\d{1,2}")
+_TIMES_TOLD: Final = frozenset({"x", "vezes", "parcelas"})
 _OPENING_WORDS: Final = 5
 
 
@@ -127,11 +129,21 @@ def leads_to_a_value(words: Sequence[str]) -> bool:
     return bool(words) and (words[0] in CANCELS or any(tuple(words[i:i + 2]) == AGAIN for i in range(3)))
 
 
-def tells_late(text: str) -> bool:
-    """Whether `text` may tell what a spend's preview left out, with no amount: who paid ("quem
-    pagou fui eu", "o Vinícius que pagou"), its day ("paguei ontem"), or its parcelas ("em 3x")."""
-    words = {fold(token.text) for token in tokens_of(text)}
-    return bool(_PARCELAS_TOLD.search(text)) or (not any(c.isdigit() for c in text) and bool(words & _PAID_AGAIN))
+def corrects(words: Sequence[str]) -> bool:
+    """Whether a message's folded words open as a correction or say a value again ("não, foi
+    250", "foi 25"): a correction of the last proposal, whichever tool made it."""
+    opening = words[:_OPENING_WORDS]
+    return opens_correction(opening) or restates(opening)
+
+
+def tells_late(words: Sequence[str]) -> bool:
+    """Whether a message's folded words may tell what a spend's preview left out, with no amount:
+    who paid ("quem pagou fui eu", "o Vinícius que pagou"), its day ("paguei ontem"), or its
+    parcelas ("em 3x", "em 3 vezes")."""
+    if any(_PARCELAS_TOLD.fullmatch(word) or (_COUNT.fullmatch(word) and following in _TIMES_TOLD)
+           for word, following in zip(words, (*words[1:], ""), strict=True)):
+        return True
+    return not any(c.isdigit() for word in words for c in word) and bool(set(words) & _PAID_AGAIN)
 
 
 # A goal named by the turn before ("cria a meta Reserva" → "já coloca 1.000 meu nela").
@@ -147,8 +159,8 @@ def refers_back(text: str) -> bool:
 def may_correct(text: str) -> bool:
     """Whether `text` opens as a correction, or restates a value, so the free-text reader needs
     the call it corrects: the conversation is read only then."""
-    words = tuple(fold(token.text) for token in tokens_of(text)[:_OPENING_WORDS])
-    return opens_correction(words) or restates(words) or leads_to_a_value(words) or tells_late(text)
+    words = tuple(fold(token.text) for token in tokens_of(text))
+    return corrects(words) or leads_to_a_value(words[:_OPENING_WORDS]) or tells_late(words)
 
 
 def _after_vocatives(words: Sequence[str]) -> Sequence[str]:

@@ -37,7 +37,7 @@ from domain.money import Period
 from domain.reading.amounts import read_amount
 from domain.reading.message import Scan, When, deadline, scan
 from domain.reading.names import loosely_written_in
-from domain.reading.replies import opens_correction, restates
+from domain.reading.replies import corrects
 from domain.text import fold, words_of
 
 
@@ -139,9 +139,7 @@ class Said:
     def corrects_a_spend(self) -> bool:
         """Whether this message opens as a correction ("corrige pra 98", "não, foi 250") of a
         message that changed no expected amount: a spend's, so still a spend."""
-        words = self.scanned(0).words[:5]
-        return (opens_correction(words) or restates(words)) and len(self.messages) > 1 \
-            and not _CHANGE.search(self.messages[1])
+        return corrects(self.scanned(0).words) and len(self.messages) > 1 and not _CHANGE.search(self.messages[1])
 
     def names_any(self, names: Sequence[str]) -> bool:
         """Whether the members wrote a word of any of `names` (an expense's name or an alias; a
