@@ -332,11 +332,52 @@ def natalia_felipe(today: date) -> dict[str, Any]:
     }
 
 
+def camila_henrique(today: date) -> dict[str, Any]:
+    """Belo Horizonte, a daughter (Helena) and a dog (Paçoca), income set, two cards (Nubank and Santander), two goals."""
+    now = month(today)
+    return {
+        "name": "Mila e Rique (Belo Horizonte)", "currency": "BRL", "members": ["Camila", "Henrique"], "income": 14100,
+        "expenses": [
+            {"name": "Aluguel", "expected": 2300, "aliases": ["aluguel do apê"], "billingDay": 5,
+             "paymentMethod": "Pix"},
+            {"name": "Condomínio", "expected": 540, "aliases": ["condo", "taxa do prédio"], "billingDay": 10},
+            {"name": "Supermercado", "expected": 1800,
+             "aliases": ["mercado", "Verdemar", "EPA", "Supernosso", "Apoio Mineiro"],
+             "actual": {now: Decimal("612.40")}},
+            {"name": "Padaria", "expected": 220, "aliases": ["pão", "padoca"]},
+            {"name": "Sacolão", "expected": 260, "aliases": ["hortifruti", "verdura", "fruta"]},
+            {"name": "Luz", "expected": 240, "aliases": ["energia", "Cemig"]},
+            {"name": "Água", "expected": 105, "aliases": ["Copasa"]},
+            {"name": "Farmácia", "expected": 230, "aliases": ["remédio", "remédios", "Araujo", "Drogaria Araujo"]},
+            {"name": "Combustível", "expected": 550, "aliases": ["gasolina", "posto", "etanol"], "actual": {now: 120}},
+            {"name": "Transporte", "expected": 180, "aliases": ["Uber", "táxi"]},
+            {"name": "Pet", "expected": 300, "aliases": ["ração", "petshop", "veterinário", "vet", "Paçoca"]},
+            {"name": "Escola da Helena", "expected": 1500, "aliases": ["escola", "colégio", "mensalidade da escola"],
+             "billingDay": 5},
+            {"name": "Plano de saúde", "expected": 1250, "aliases": ["Unimed", "plano"]},
+            {"name": "Internet", "expected": Decimal("99.90"), "aliases": ["wifi", "Vivo Fibra"]},
+            {"name": "Restaurantes", "expected": 400, "aliases": ["iFood", "delivery", "boteco", "lanche"]},
+        ],
+        "cards": [{"name": "Nubank", "closingDay": 28, "dueDay": 5, "aliases": ["roxinho"]},
+                  {"name": "Santander SX", "closingDay": 15, "dueDay": 22, "aliases": ["Santander"]}],
+        "goals": [
+            {"name": "Viagem pra Porto Seguro", "target": 8000, "deadline": "2027-07-01",
+             "members": ["Camila", "Henrique"],
+             "contributions": [{"paidBy": "Camila", "amount": 1500,
+                                "date": (today - timedelta(days=35)).isoformat()}]},
+            {"name": "Reforma da cozinha", "target": 20000, "members": ["Camila", "Henrique"],
+             "contributions": [{"paidBy": "Henrique", "amount": 4000,
+                                "date": (today - timedelta(days=50)).isoformat()}]},
+        ],
+    }
+
+
 HOUSEHOLDS = {"ab": ana_bruno, "cd": carla_diego, "jr": julia_rafael, "lm": lucas_marina, "pt": paula_thiago,
               "fg": fernanda_gustavo, "rc": renata_caio, "lv": larissa_vinicius, "pr": priscila_rodrigo,
-              "nf": natalia_felipe}
+              "nf": natalia_felipe, "ch": camila_henrique}
 CURRENCY = {"ab": "BRL", "cd": "BRL", "jr": "BRL", "lm": "BRL", "pt": "EUR", "fg": "BRL",
-            "rc": "BRL", "lv": "BRL", "pr": "BRL", "nf": "BRL"}
+            "rc": "BRL", "lv": "BRL", "pr": "BRL", "nf": "BRL",
+            "ch": "BRL"}
 
 # --------------------------------------------------------------------------- expectations
 
@@ -2047,6 +2088,122 @@ def build() -> list[dict[str, Any]]:
     eighth("card-01", "fg", ha, say(Fe, "Condor 412 no C6", on_card(spend("Supermercado", out, 412), c6)), press_ok())
     eighth("card-02", "fg", ha, say(G, "gasolina 200 no cartão preto", on_card(spend("Gasolina", out, 200), c6)),
            press_ok())
+
+    # ---------------------------------------------------------------- ninth dev batch (Belo Horizonte)
+    # Written apart, after the eighth and before any change for it: spends as Camila ("Mila") and
+    # Henrique ("Rique") write them. Amounts in shorthand and words, aliases, days across the month's
+    # turn, typos, cancels and redos, corrections, nicknames anywhere, cards, two at once.
+    ninth = b.batch("ninth")
+    Ca, H = "Camila", "Henrique"
+    te = "2026-11-03"  # a Tuesday: ontem 02/11, domingo 01/11 (November); sábado 31/10, sexta 30/10, dia 28 (October)
+    nov, octo = month(d(te)), month(d(te), 1)
+    nu, sx = "Nubank", "Santander SX"
+
+    ninth("amount-01", "ch", te, say(H, "gastei 1k no Verdemar", spend("Supermercado", nov, 1000)), press_ok())
+    ninth("amount-02", "ch", te, say(Ca, "R$ 45.50 de remédio", spend("Farmácia", nov, "45.50")), press_ok())
+    ninth("amount-03", "ch", te, say(H, "mil e quinhentos da escola da Helena", spend("Escola da Helena", nov, 1500)),
+          press_ok())
+    ninth("amount-04", "ch", te, say(Ca, "paguei 2 mil e 300 do aluguel", spend("Aluguel", nov, 2300)), press_ok())
+    ninth("amount-05", "ch", te, say(H, "180 contos de gasolina", spend("Combustível", nov, 180)), press_ok())
+    ninth("amount-06", "ch", te, say(Ca, "padaria: 12,5", spend("Padaria", nov, "12.50")), press_ok())
+    ninth("amount-07", "ch", te, say(H, "vinte e cinco reais de pão", spend("Padaria", nov, 25)), press_ok())
+
+    ninth("alias-01", "ch", te, say(Ca, "Cemig chegou, 198,40", spend("Luz", nov, "198.40")), press_ok())
+    ninth("alias-02", "ch", te, say(H, "Copasa 87", spend("Água", nov, 87)), press_ok())
+    ninth("alias-03", "ch", te, say(Ca, "Araujo 63,20", spend("Farmácia", nov, "63.20")), press_ok())
+    ninth("alias-04", "ch", te, say(H, "uber 23,50 pra rodoviária", spend("Transporte", nov, "23.50")), press_ok())
+    ninth("alias-05", "ch", te, say(Ca, "Unimed desse mês 1.250", spend("Plano de saúde", nov, 1250)), press_ok())
+    ninth("alias-06", "ch", te, say(H, "ração da Paçoca 149,90", spend("Pet", nov, "149.90")), press_ok())
+    ninth("alias-07", "ch", te, say(Ca, "sacolão 58", spend("Sacolão", nov, 58)), press_ok())
+    ninth("alias-08", "ch", te, say(H, "Vivo Fibra 99,90", spend("Internet", nov, "99.90")), press_ok())
+
+    ninth("date-01", "ch", te, say(H, "sábado gastei 150 no posto", spend("Combustível", octo, 150)), press_ok())
+    ninth("date-02", "ch", te, say(Ca, "ontem à noite 90 no boteco", spend("Restaurantes", nov, 90)), press_ok())
+    ninth("date-03", "ch", te, say(H, "sexta passada 210 no Supernosso", spend("Supermercado", octo, 210)), press_ok())
+    ninth("date-04", "ch", te, say(Ca, "dia 28 paguei o condomínio, 540", spend("Condomínio", octo, 540)), press_ok())
+    ninth("date-05", "ch", te, say(H, "no domingo, 75 de padaria", spend("Padaria", nov, 75)), press_ok())
+    ninth("date-06", "ch", te, say(Ca, "a Cemig de outubro deu 231,70", spend("Luz", octo, "231.70")), press_ok())
+
+    ninth("typo-01", "ch", te, say(H, "gasolna 200", spend("Combustível", nov, 200)), press_ok())
+    ninth("typo-02", "ch", te, say(Ca, "padria 14", spend("Padaria", nov, 14)), press_ok())
+    ninth("typo-03", "ch", te, say(H, "farmacai 32", spend("Farmácia", nov, 32)), press_ok())
+    ninth("typo-04", "ch", te, say(Ca, "sacolao 47", spend("Sacolão", nov, 47)), press_ok())
+    ninth("typo-05", "ch", te, say(H, "intenet 99,90", spend("Internet", nov, "99.90")), press_ok())
+    ninth("typo-06", "ch", te, say(Ca, "aluguek 2.300", spend("Aluguel", nov, 2300)), press_ok())
+    ninth("typo-07", "ch", te, say(H, "lus 198", spend("Luz", nov, 198)), press_ok())
+
+    ninth("cancel-01", "ch", te,
+          say(Ca, "Verdemar 312", spend("Supermercado", nov, 312)),
+          say(Ca, "cancela esse, foi 231", spend("Supermercado", nov, 231)),
+          press_ok())
+    ninth("cancel-02", "ch", te,
+          say(H, "Unimed 1.520", spend("Plano de saúde", nov, 1520)),
+          say(H, "apaga e lança 1.250", spend("Plano de saúde", nov, 1250)),
+          press_ok())
+    ninth("cancel-03", "ch", te,
+          say(Ca, "padaria 21", spend("Padaria", nov, 21)),
+          say(Ca, "esquece, era 12", spend("Padaria", nov, 12)),
+          press_ok())
+    ninth("cancel-04", "ch", te,
+          say(H, "posto 180", spend("Combustível", nov, 180)),
+          press_no(),
+          say(H, "de novo, gasolina 150", spend("Combustível", nov, 150)),
+          press_ok())
+    ninth("cancel-05", "ch", te,
+          say(Ca, "remédio 64,90", spend("Farmácia", nov, "64.90")),
+          say(Ca, "cancela, era remédio da Paçoca, põe no pet", spend("Pet", nov, "64.90")),
+          press_ok())
+
+    ninth("correct-01", "ch", te,
+          say(H, "Araujo 36,20", spend("Farmácia", nov, "36.20")),
+          say(H, "opa, 36,20 não, 63,20", spend("Farmácia", nov, "63.20")),
+          press_ok())
+    ninth("correct-02", "ch", te,
+          say(Ca, "EPA 89", spend("Supermercado", nov, 89)),
+          say(Ca, "troca pra 98", spend("Supermercado", nov, 98)),
+          press_ok())
+    ninth("correct-03", "ch", te,
+          say(H, "padaria 18", spend("Padaria", nov, 18)),
+          say(H, "é 81 na verdade", spend("Padaria", nov, 81)),
+          press_ok())
+    ninth("correct-04", "ch", te,
+          say(Ca, "gasolina 200 no Nubank", on_card(spend("Combustível", nov, 200), nu)),
+          say(Ca, "foi no Santander, não no Nubank", on_card(spend("Combustível", nov, 200), sx)),
+          press_ok())
+    ninth("correct-05", "ch", te,
+          say(H, "luz 198,40", spend("Luz", nov, "198.40")),
+          say(H, "foi dia 30", spend("Luz", octo, "198.40")),
+          press_ok())
+    ninth("correct-06", "ch", te,
+          say(Ca, "Supernosso 145", spend("Supermercado", nov, 145)),
+          say(Ca, "quem pagou foi o Rique", paid(spend("Supermercado", nov, 145), H)),
+          press_ok())
+    ninth("correct-07", "ch", te,
+          say(H, "escola 1.500", spend("Escola da Helena", nov, 1500)),
+          say(H, "muda pro mês passado", spend("Escola da Helena", octo, 1500)),
+          press_ok())
+    ninth("correct-08", "ch", te,
+          say(Ca, "uber 32", spend("Transporte", nov, 32)),
+          say(Ca, "valor errado, é 23", spend("Transporte", nov, 23)),
+          press_ok())
+
+    ninth("nick-01", "ch", te, say(H, "Mila pagou a farmácia, 52", paid(spend("Farmácia", nov, 52), Ca)), press_ok())
+    ninth("nick-02", "ch", te, say(Ca, "o Rique passou 150 no posto", paid(spend("Combustível", nov, 150), H)),
+          press_ok())
+    ninth("nick-03", "ch", te, say(H, "a Mila comprou ração, 149,90", paid(spend("Pet", nov, "149.90"), Ca)),
+          press_ok())
+
+    ninth("card-01", "ch", te, say(Ca, "Verdemar 430 no roxinho em 2x", on_card(spend("Supermercado", nov, 430), nu, 2)),
+          press_ok())
+    ninth("card-02", "ch", te, say(H, "Unimed 1.250 no santander", on_card(spend("Plano de saúde", nov, 1250), sx)),
+          press_ok())
+    ninth("card-03", "ch", te, say(Ca, "paguei a escola no cartão do Santander, 1.500",
+                                   on_card(spend("Escola da Helena", nov, 1500), sx)), press_ok())
+
+    ninth("two-01", "ch", te, say(H, "padaria 15 e sacolão 40", spend("Padaria", nov, 15), spend("Sacolão", nov, 40)),
+          press_ok())
+    ninth("two-02", "ch", te, say(Ca, "gastei 80 de gasolina e 25 de pão",
+                                  spend("Combustível", nov, 80), spend("Padaria", nov, 25)), press_ok())
 
     return b.cases
 
