@@ -105,7 +105,7 @@ _BILL_PAID: Final = frozenset({"paguei", "pagamos", "pagou", "pagaram", "deu", "
 _IS_NOW: Final = frozenset({"ta", "tah", "esta"})
 _PAID_STATE: Final = frozenset({"pago", "paga", "pagos", "pagas", "paguinho", "paguinha", "quitado", "quitada"})
 _MIN_GOAL_WORD: Final = 5
-# A spend told in words: only beside one does the reader take a typo for an expense's name.
+# A spend told in words: beside one, or an amount in digits, the reader takes a typo for an expense's name.
 _SPENT: Final = frozenset({"gastei", "gastamos", "gastou", "gastaram", "paguei", "pagamos", "pagou", "pagaram",
                            "comprei", "compramos", "comprou", "compraram", "lanca", "registra", "anota",
                            "deu", "veio", "foi"})
@@ -315,11 +315,11 @@ class SpendReader:
 
     def _keys_in(self, words: Sequence[str]) -> tuple[str, ...]:
         """The message's words as the expenses' names are compared with them: singular, and, in a
-        message that tells a spend ("paguei 45 na acdemia"), a word one typo away from exactly one
-        word of an expense's name taken for that word. A word of any of the household's names, or
-        one the reader refuses, stays as written."""
+        message that tells a spend ("paguei 45 na acdemia") or writes an amount ("gasolna 200"), a
+        word one typo away from exactly one word of an expense's name taken for that word. A word of
+        any of the household's names, or one the reader refuses, stays as written."""
         keys = singular(words)
-        if not _SPENT & set(words):
+        if not _SPENT & set(words) and not any(_DIGIT_IN.search(word) for word in words):
             return keys
         known = spellings(tuple(name for _, names in self.expenses for name in names))
         return tuple(key if _refused(key) else respelled(key, known, self.known) for key in keys)
@@ -343,7 +343,7 @@ class SpendReader:
             return None
         said, denied = _without_denied(said, arguments.get(_MONEY_ARGUMENT.get(name, "")))
         restated |= denied  # "foi 120, não 210", "não foi hoje, foi sábado": the old value, denied
-        if any(member_called(self.members, word) or word in self.known
+        if any(member_called(self.members, word) or self._knows(word)
                for index, word in enumerate(said.words) if index not in restated):
             return None
         covered = said.covered() | restated
@@ -395,6 +395,7 @@ class SpendReader:
         speaking), with nothing else in it; None otherwise."""
         arguments = _proposed(dict(last.get("arguments") or {}))
         covered = _just_recording(said)  # "na real foi a Natália que pagou, eu só tô lançando"
+        covered |= self._card_denied(said, arguments.get("card"))  # "foi no Santander, não no Nubank"
         words = tuple("" if index in covered else word for index, word in enumerate(said.words))
         parcelas = _parcelas(words, said)
         if parcelas is False:
@@ -477,7 +478,7 @@ class SpendReader:
         rest = [w for i, w in enumerate(said.words) if not match.first <= i <= match.last and i not in denied]
         if any(w not in _CORRECTING or w in _CHANGES_TO_NAMES for w in rest):
             return None
-        if any(member_called(self.members, w) or w in self.known for w in rest):
+        if any(member_called(self.members, w) or self._knows(w) for w in rest):
             return None
         return _correction(RECORD_SPEND, {**arguments, "expense": match.expense}, last)
 
@@ -514,6 +515,24 @@ class SpendReader:
                     and before[len(before) - len(lead) - 1] in _ON_CARD:
                 return name, range(where.start - len(lead) - 1, where.stop)
         return False
+
+    def _card_denied(self, said: Scan, card: Any) -> set[int]:
+        """The words of a clause that denies the card `card` ("não no Nubank", "e não no cartão do
+        Nubank") by one of its names, written whole to the clause's end; empty otherwise."""
+        names = next((names for name, names in self.cards if name == card), ())
+        words = said.words
+        for clause in _clauses(said):
+            at = next((i for i in clause if words[i] == "nao"), None)
+            if at is None:
+                continue
+            index = at + 1
+            while index <= clause[-1] and words[index] in ("foi", "era", *_ON_CARD, *_CARD_WORD, "do", "da"):
+                index += 1
+            rest = tuple(words[index:clause[-1] + 1])
+            if rest and any(rest == _words(name) for name in names) and set(clause[:clause.index(at)]) <= {
+                    i for i in clause if words[i] == "e"}:
+                return set(range(at, clause[-1] + 1)) | set(clause[:clause.index(at)])
+        return set()
 
     def _cards_with_word(self, word: str) -> list[str]:
         """The one card whose names hold `word`, when it is a word of `card_words` (no expense's or
@@ -575,21 +594,27 @@ class SpendReader:
         return named
 
     def _nickname_paying(self, words: Sequence[str], index: int) -> Member | None:
-        """A nickname too short to tell a member anywhere else ("Gu", "Fê", "Rê"), where it can
-        only be a person: after "o"/"a" and right before "pagou" or "que pagou" ("a Fê pagou o
-        Condor"), beginning exactly one member's name and no word of the household's."""
+        """A nickname that tells a member nowhere else, where it can only be a person: one too short
+        ("Gu", "Fê", "Rê") that begins exactly one member's name, or one of four letters or more that
+        ends it ("Mila" for Camila, "Rique" for Henrique; "Ana" is a name of its own, not Luana's),
+        and is no word of the household's. Its
+        places: first, or after "o"/"a", right before "pagou" or "que pagou" ("a Fê pagou o Condor",
+        "Mila pagou a farmácia"), or after "quem pagou foi o" ("quem pagou foi o Rique")."""
         word = words[index]
-        if not (2 <= len(word) < MIN_NICKNAME and word.isalpha()) or word in self.known \
-                or index == 0 or words[index - 1] not in ("o", "a"):
+        if len(word) < 2 or not word.isalpha() or word in self.known:
             return None
+        article = index > 0 and words[index - 1] in ("o", "a")
         after = words[index + 1:index + 3]
-        if not (after[:1] and after[0] in _ONE_PAID) \
-                and not (len(after) == 2 and after[0] == "que" and after[1] in _ONE_PAID):
+        paying = bool(after[:1] and after[0] in _ONE_PAID) \
+            or (len(after) == 2 and after[0] == "que" and after[1] in _ONE_PAID)
+        if not ((paying and (article or index == 0)) or (article and _who_paid(words, index))):
             return None  # "a Bru e o An pagaram": two people, one of them not read
         if any(word in _words(name) for _, names in self.expenses for name in names):
             return None
-        begun = [member for member in self.members if fold(member.name).startswith(word)]
-        return begun[0] if len(begun) == 1 else None
+        called = [member for member in self.members
+                  if (len(word) < MIN_NICKNAME and fold(member.name).startswith(word))
+                  or (len(word) >= MIN_NICKNAME and fold(member.name).endswith(word) and fold(member.name) != word)]
+        return called[0] if len(called) == 1 else None
 
     def _remarks(self, said: Scan, covered: set[int]) -> set[int]:
         """The `_REMARKING` words of a clause that only remarks on the spend: after the first
@@ -606,6 +631,11 @@ class SpendReader:
                 remarks.update(refused)
         return remarks
 
+    def _knows(self, word: str) -> bool:
+        """Whether `word` is of a goal's, a card's or a member's name, and not a word every
+        correction may hold ("pra" of the goal "Viagem pra Porto Seguro": "troca pra 98")."""
+        return word in self.known and word not in _CORRECTING
+
     def _names_a_goal(self, rest: Sequence[str]) -> bool:
         return any(word in self.goal_words for word in rest)
 
@@ -616,7 +646,7 @@ class SpendReader:
 
 
 # The only words a correction may hold besides the amount, month or day it corrects (folded).
-_CORRECTING: Final = CORRECTION_OPENERS | RESTATING | frozenset({"pra", "para",
+_CORRECTING: Final = CORRECTION_OPENERS | RESTATING | frozenset({"pra", "para", "pro",
     "foi", "mal", "na", "verdade", "real", "era", "eram", "foram", "e", "isso", "o", "a", "os", "as", "valor",
     "sao", "de", "do", "da", "no", "nesse", "gasto", "aporte", "certo", "correto", "pera", "espera",
     "quis", "dizer", "digo", "ne", "amor", "kkk", "kkkk", "desculpa", "mes", "dia", "vdd", "ah", "eita",
@@ -641,7 +671,7 @@ _CHANGES_MORE: Final = ("nao", "nem", "mas", "so", "somente", "apenas", "pessoal
 # A card or a payer said after the preview: "passei no cartão da XP, esqueci de falar".
 _TOLD_LATE: Final = frozenset({"passei", "esqueci", "falar", "dizer", "avisar", "quem", "que"})
 # Correction words that, beside an expense's name, say something other than "it was that one".
-_CHANGES_TO_NAMES: Final = frozenset({"pra", "para", "valor", "gasto", "aporte", "mes", "dia"})
+_CHANGES_TO_NAMES: Final = frozenset({"pra", "para", "pro", "valor", "gasto", "aporte", "mes", "dia"})
 _MORE_OR_LESS: Final = frozenset({"mais", "menos"})  # "a mais", "de menos": by an amount, not to it
 _CLAUSE_BREAKS: Final = frozenset({"pq", "porque"})
 # The argument a correction of each tool changes: its money, or its month or day.
@@ -698,8 +728,9 @@ def _clauses(said: Scan) -> list[list[int]]:
 
 def _without_denied(said: Scan, old: Any) -> tuple[Scan, set[int]]:
     """`said` without the value it denies, when it writes two of a kind and one right after "não"
-    ("foi 120, não 210", "é 45 e não 54", "não foi hoje, foi sábado"): an amount denied only when it
-    is the old one. With the words the denied value and its "não" take."""
+    ("foi 120, não 210", "é 45 e não 54", "não foi hoje, foi sábado") or, an amount, right before it
+    ("36,20 não, 63,20"): an amount denied only when it is the old one. With the words the denied
+    value and its "não" take."""
     words = said.words
     def denied(first: int) -> set[int]:
         for back in (1, 2):  # "não 210", "não foi hoje"
@@ -709,6 +740,17 @@ def _without_denied(said: Scan, old: Any) -> tuple[Scan, set[int]]:
         return set()
     old_amount = old.get("amount") if isinstance(old, Mapping) else None
     if len(said.amounts) == 2 and not said.whens:
+        first, second = said.amounts
+        if second.first == first.last + 2 and words[first.last + 1] == "nao":
+            tokens = said.tokens
+            before, after = (said.text[tokens[i].end:tokens[i + 1].start] for i in (first.last, first.last + 1))
+            if "," in before and "," not in after:
+                pass  # "foi 120, não 210": the second denied, as below
+            elif "," in after and "," not in before and old_amount is not None \
+                    and Decimal(str(old_amount)) == first.value:  # "36,20 não, 63,20": the first, the old one
+                return replace(said, amounts=(second,)), set(range(first.first, first.last + 2))
+            else:
+                return said, set()  # "63,20 não 36,20": which one is denied is not written
         for index, found in enumerate(said.amounts):
             took = denied(found.first)
             if took and old_amount is not None and Decimal(str(old_amount)) == found.value:
@@ -729,20 +771,27 @@ _LEAD_WORDS: Final = CANCELS | frozenset({"lanca", "registra", "anota", "faz", "
 def _after_lead(said: Scan) -> int | None:
     """Where the value starts after a first clause that only cancels or redoes the last preview
     ("cancela, era 230", "lança de novo, 1.150"): the rest must say the value again ("era 230", "é
-    230"), or, after "de novo", be the amount alone. None otherwise."""
-    clauses = _clauses(said)
-    if len(clauses) < 2:
-        return None
-    lead = [said.words[i] for i in clauses[0]]
+    230"), or, after "de novo", be the amount alone; or after a cancel joined to a redo ("apaga e
+    lança 1.250"), the amount alone. None otherwise."""
+    words, clauses = said.words, _clauses(said)
+    if len(clauses) >= 2:
+        lead_end = value_at = clauses[1][0]
+    else:
+        joins = [i for i in range(1, len(words) - 2) if words[i] == "e" and words[i + 1] in _RECORD]
+        if len(joins) != 1:
+            return None
+        lead_end, value_at = joins[0], joins[0] + 2
+    lead = words[:lead_end]
     again = any(tuple(lead[i:i + 2]) == AGAIN for i in range(len(lead) - 1))
     if not set(lead) <= _LEAD_WORDS or not (lead[0] in CANCELS or again):
         return None
-    rest = said.words[clauses[1][0]:]
-    start = said.tokens[clauses[1][0]].start
-    if restates(rest) or (len(rest) == 2 and rest[0] == "e" and any(a.first == clauses[1][0] + 1 for a in said.amounts)):
+    rest = words[value_at:]
+    start = said.tokens[value_at].start
+    if len(clauses) >= 2 and (restates(rest) or (len(rest) == 2 and rest[0] == "e"
+                                                 and any(a.first == value_at + 1 for a in said.amounts))):
         return start
-    alone = len(said.amounts) == 1 and said.amounts[0].first == clauses[1][0] and said.amounts[0].last == len(said.words) - 1
-    return start if again and alone else None
+    alone = len(said.amounts) == 1 and said.amounts[0].first == value_at and said.amounts[0].last == len(words) - 1
+    return start if (again or len(clauses) < 2) and alone else None
 
 
 def _speaker_paid(words: Sequence[str]) -> set[int] | None:

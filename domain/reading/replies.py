@@ -78,7 +78,8 @@ CORRECTION_OPENERS: Final = frozenset({"nao", "ops", "opa", "oops", "opss", "err
 _CORRECTION_PHRASES: Final = (("foi", "mal"), ("na", "verdade"), ("na", "vdd"), ("na", "real"),
                               ("digitei", "errado"), ("escrevi", "errado"), ("lancei", "errado"),
                               ("coloquei", "errado"), ("botei", "errado"), ("o", "valor", "certo"),
-                              ("o", "valor", "correto"), ("valor", "certo"), ("o", "certo"), ("o", "correto"))
+                              ("o", "valor", "correto"), ("valor", "certo"), ("o", "certo"), ("o", "correto"),
+                              ("valor", "errado"), ("o", "valor", "ta", "errado"), ("o", "valor", "esta", "errado"))
 
 
 # What may stand before that opening: the spouse, called ("amor, não, era 40").
@@ -100,11 +101,18 @@ _TIMES_TOLD: Final = frozenset({"x", "vezes", "parcelas"})
 _OPENING_WORDS: Final = 5
 
 
+# What a correction may close with instead: "é 81 na verdade", "foi ontem na real".
+_CLOSING_PHRASES: Final = (("na", "verdade"), ("na", "vdd"), ("na", "real"))
+
+
 def opens_correction(words: Sequence[str]) -> bool:
-    """Whether a message's folded words open as a correction ("não, …", "amor, foi mal, …")."""
+    """Whether a message's folded words open as a correction ("não, …", "amor, foi mal, …"), or
+    close as one ("é 81 na verdade")."""
     words = _after_vocatives(words)
     return bool(words) and (words[0] in CORRECTION_OPENERS
-                            or any(tuple(words[:len(phrase)]) == phrase for phrase in _CORRECTION_PHRASES))
+                            or any(tuple(words[:len(phrase)]) == phrase for phrase in _CORRECTION_PHRASES)
+                            or any(len(words) > len(phrase) and tuple(words[-len(phrase):]) == phrase
+                                   for phrase in _CLOSING_PHRASES))
 
 
 def restates(words: Sequence[str]) -> bool:
@@ -117,8 +125,9 @@ def restates(words: Sequence[str]) -> bool:
 
 
 # A first clause that cancels or redoes the last preview before the value is said again: "cancela,
-# era 230", "cancela esse, é 230", "lança de novo, 1.150" (after ❌).
-CANCELS: Final = frozenset({"cancela", "cancelar"})
+# era 230", "cancela esse, é 230", "esquece, era 12", "apaga e lança 1.250", "lança de novo, 1.150"
+# (after ❌).
+CANCELS: Final = frozenset({"cancela", "cancelar", "esquece", "esqueca", "apaga", "desconsidera", "ignora"})
 AGAIN: Final = ("de", "novo")
 
 
@@ -132,8 +141,7 @@ def leads_to_a_value(words: Sequence[str]) -> bool:
 def corrects(words: Sequence[str]) -> bool:
     """Whether a message's folded words open as a correction or say a value again ("não, foi
     250", "foi 25"): a correction of the last proposal, whichever tool made it."""
-    opening = words[:_OPENING_WORDS]
-    return opens_correction(opening) or restates(opening)
+    return opens_correction(words) or restates(words[:_OPENING_WORDS])
 
 
 def tells_late(words: Sequence[str]) -> bool:

@@ -80,6 +80,8 @@ def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> di
     ("gastei 50 no mecrado", [spend("Mercado", "50")]),                  # two letters swapped
     ("gastei 80 no supermecado", [spend("Mercado", "80")]),              # the alias, a letter short
     ("paguei 300 do aluguek", [spend("Aluguel", "300")]),
+    ("mercdo 50", [spend("Mercado", "50")]),                            # a typo beside an amount
+    ("farmacai 32", [spend("Farmácia", "32")]),
     ("paguei 120 de luz no pix", [spend("Luz", "120")]),               # how it was paid
     ("foi a Ana que pagou 50 no mercado", [spend("Mercado", "50", paidBy="Ana")]),
     ("gastei 50 no mercado no fim de semana", [spend("Mercado", "50", "2026-06")]),  # Saturday 27 June
@@ -117,7 +119,6 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "o Bruno pagou a luz 120, o mercado 50 foi comigo",
     "mandei 100 no pix pro mercado",         # a transfer, not a spend paid by pix
     "paguei 120 pro Bruno no pix",
-    "mercdo 50",                             # a typo with no spend told: the model's
     "gastei 50 no mercadinho",               # more than one letter away
     "comprei 2 pizzas por 80 no ifood",      # two numbers for one expense
     "gastei 300 euros no mercado",           # another currency
@@ -765,6 +766,11 @@ def test_a_pause_before_the_amount_is_no_price_and_parcelas_may_be_said_in_words
     ("paguei ontem, esqueci de lançar", {"period": "2026-06"}),               # the day told late
     ("o Bruno que pagou", {"paidBy": "Bruno"}),
     ("na real foi o Bruno que pagou, eu só tô lançando", {"paidBy": "Bruno"}),
+    ("troca pra 45", {"amount": {"amount": "45", "currency": "BRL"}}),
+    ("é 45 na verdade", {"amount": {"amount": "45", "currency": "BRL"}}),    # the correction word last
+    ("valor errado, é 45", {"amount": {"amount": "45", "currency": "BRL"}}),
+    ("opa, 50 não, 45", {"amount": {"amount": "45", "currency": "BRL"}}),     # the old amount, then its "não"
+    ("muda pro mês passado", {"period": "2026-06"}),
 ])
 def test_a_correction_of_the_expense_card_payer_or_amount_and_day_is_read_against_the_preview(
         correction: str, change: dict[str, Any]) -> None:
@@ -783,10 +789,25 @@ def test_a_correction_of_the_expense_card_payer_or_amount_and_day_is_read_agains
     "em 3x",                                 # parcelas of a spend on no card
     "o Pedro que pagou",                     # not a member
     "paguei ontem 45",                       # a value beside the day: a new spend, or a correction?
+    "opa, 45 não, 50",                       # "não" after 45, which was never the amount
+    "45 não 50",                             # which one "não" denies is not written
 ])
 def test_a_correction_of_card_or_payer_the_reader_is_unsure_of_is_the_models(correction: str) -> None:
     last = {**spend("Mercado", "50"), "operationId": "op-1"}
     assert reader_with_cards().read(correction, last) is None
+
+
+@pytest.mark.parametrize("correction", ["foi no itaú, não no nubank", "foi no itaú, não no roxinho"])
+def test_a_card_said_with_the_old_one_denied_moves_the_purchase_to_it(correction: str) -> None:
+    last = {**spend("Mercado", "900", card="Nubank"), "operationId": "op-1"}
+
+    assert reader_with_cards().read(correction, last) == [
+        {**spend("Mercado", "900", card="Itaú Visa"), "corrects": "op-1"}]
+
+
+def test_a_card_said_denying_one_it_was_never_on_is_the_models() -> None:
+    last = {**spend("Mercado", "900", card="Nubank"), "operationId": "op-1"}
+    assert reader_with_cards().read("foi no nubank, não no itaú", last) is None
 
 
 @pytest.mark.parametrize(("told", "change"), [
@@ -835,7 +856,9 @@ def test_a_short_nickname_that_begins_no_member_or_stands_apart_is_the_models(te
 
 
 @pytest.mark.parametrize(("text", "amount"), [("cancela, era 45", "45"), ("cancela esse, é 45", "45"),
-                                              ("lança de novo, 45", "45"), ("de novo, 45", "45")])
+                                              ("lança de novo, 45", "45"), ("de novo, 45", "45"),
+                                              ("esquece, era 45", "45"), ("apaga e lança 45", "45"),
+                                              ("cancela e lança 45", "45")])
 def test_a_cancel_or_a_redo_before_the_value_said_again_corrects_the_last_preview(text: str, amount: str) -> None:
     last = {**spend("Mercado", "50"), "operationId": "op-1"}
 
@@ -843,7 +866,9 @@ def test_a_cancel_or_a_redo_before_the_value_said_again_corrects_the_last_previe
 
 
 @pytest.mark.parametrize("text", ["cancela, lancei ontem",       # cancel it: it was already written
-                                  "cancela o mercado de 50"])    # cancel, nothing more
+                                  "cancela o mercado de 50",     # cancel, nothing more
+                                  "apaga e lança 45 no mercado", # a redo that names the expense again
+                                  "esquece, era outra coisa"])
 def test_a_cancel_that_says_more_is_the_models(text: str) -> None:
     last = {**spend("Mercado", "50"), "operationId": "op-1"}
     assert reader().read(text, last) is None
@@ -856,3 +881,46 @@ def test_again_with_the_expense_named_is_a_new_spend_not_a_correction() -> None:
 
 def test_agora_vai_after_a_spend_is_a_remark() -> None:
     assert reader().read("paguei a luz, 109,90, agora vai 💪") == [spend("Luz", "109.90")]
+
+
+# --------------------------------------------------------------------------- nicknames that end a name
+
+
+def mila_and_rique() -> SpendReader:
+    """Camila and Henrique, called Mila and Rique, saving for a trip whose name holds "pra"."""
+    house = Household.create("Casa", "BRL", id="h1")
+    camila, henrique = house.add_member("Camila", id="m-c"), house.add_member("Henrique", id="m-h")
+    budget = Budget.create("BRL", id="b1", household_id="h1")
+    for name in ("Mercado", "Farmácia"):
+        budget.register(name, Money.of(500, "BRL"))
+    goals = [Goal.create("Viagem pra Porto Seguro", Money.of(8000, "BRL"), members=[camila, henrique],
+                         created_at=date(2026, 1, 1))]
+    return SpendReader.of(house, budget, goals, TODAY)
+
+
+@pytest.mark.parametrize(("text", "payer"), [("a Mila pagou o mercado, 210", "Camila"),
+                                              ("Mila pagou o mercado, 210", "Camila"),  # first, no article
+                                              ("o Rique comprou remédio na farmácia, 210", "Henrique")])
+def test_a_nickname_that_ends_one_members_name_where_only_a_person_stands_is_that_member(text: str,
+                                                                                       payer: str) -> None:
+    expense = "Farmácia" if "farmácia" in text else "Mercado"
+    assert mila_and_rique().read(text) == [spend(expense, "210", paidBy=payer)]
+
+
+def test_who_paid_told_late_by_a_nickname_that_ends_a_name_is_that_member() -> None:
+    last = {**spend("Mercado", "145"), "operationId": "op-1"}
+    assert mila_and_rique().read("quem pagou foi o Rique", last) == [
+        {**spend("Mercado", "145", paidBy="Henrique"), "corrects": "op-1"}]
+
+
+def test_a_name_of_three_letters_ending_a_members_is_someone_else() -> None:
+    _, budget, _ = household()
+    luana = Household.create("Casa", "BRL", id="h2")
+    luana.add_member("Luana", id="m-l")
+    luana.add_member("Bruno", id="m-b")
+    assert SpendReader.of(luana, budget, [], TODAY).read("a Ana pagou o mercado, 210") is None
+
+
+def test_a_word_of_a_goals_name_that_any_correction_holds_does_not_stop_the_correction() -> None:
+    last = {**spend("Mercado", "89"), "operationId": "op-1"}
+    assert mila_and_rique().read("troca pra 98", last) == [{**spend("Mercado", "98"), "corrects": "op-1"}]
