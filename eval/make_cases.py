@@ -372,12 +372,52 @@ def camila_henrique(today: date) -> dict[str, Any]:
     }
 
 
+def tatiana_leonardo(today: date) -> dict[str, Any]:
+    """Salvador, a dog (Mel), income set, two cards (Nubank and Itaú), two goals."""
+    now = month(today)
+    return {
+        "name": "Tati e Léo (Salvador)", "currency": "BRL", "members": ["Tatiana", "Leonardo"], "income": 12800,
+        "expenses": [
+            {"name": "Aluguel", "expected": 2600, "aliases": ["aluguel do apê"], "billingDay": 5},
+            {"name": "Condomínio", "expected": 720, "aliases": ["condo"], "billingDay": 10},
+            {"name": "Mercado", "expected": 1900,
+             "aliases": ["supermercado", "Atakarejo", "Hiperideal", "GBarbosa", "Assaí"],
+             "actual": {now: Decimal("402.10")}},
+            {"name": "Feira", "expected": 250, "aliases": ["hortifruti", "São Joaquim"]},
+            {"name": "Padaria", "expected": 180, "aliases": ["pão", "padoca"]},
+            {"name": "Luz", "expected": 260, "aliases": ["energia", "Coelba", "conta de luz"]},
+            {"name": "Água", "expected": 110, "aliases": ["Embasa"]},
+            {"name": "Gás", "expected": 120, "aliases": ["botijão", "gás de cozinha"]},
+            {"name": "Farmácia", "expected": 240, "aliases": ["remédio", "remédios", "Pague Menos", "Drogasil"]},
+            {"name": "Combustível", "expected": 500, "aliases": ["gasolina", "posto", "etanol"]},
+            {"name": "Uber", "expected": 200, "aliases": ["99", "táxi", "corrida"]},
+            {"name": "Pet", "expected": 260, "aliases": ["ração", "petshop", "veterinário", "vet", "Mel"]},
+            {"name": "Diarista", "expected": 720, "aliases": ["faxina", "Dona Lúcia"]},
+            {"name": "Internet", "expected": Decimal("119.90"), "aliases": ["wifi", "Claro"]},
+            {"name": "Restaurantes", "expected": 450, "aliases": ["iFood", "delivery", "restaurante", "acarajé"]},
+            {"name": "Academia", "expected": Decimal("189.90"), "aliases": ["Smart Fit", "musculação"]},
+        ],
+        "cards": [{"name": "Nubank", "closingDay": 25, "dueDay": 3, "aliases": ["roxinho"]},
+                  {"name": "Itaú Personnalité", "closingDay": 12, "dueDay": 19, "aliases": ["Itaú"]}],
+        "goals": [
+            {"name": "Viagem pra Chapada Diamantina", "target": 6000, "deadline": "2027-05-01",
+             "members": ["Tatiana", "Leonardo"],
+             "contributions": [{"paidBy": "Leonardo", "amount": 1200,
+                                "date": (today - timedelta(days=20)).isoformat()}]},
+            {"name": "Reserva de emergência", "target": 30000, "members": ["Tatiana", "Leonardo"],
+             "contributions": [{"paidBy": "Tatiana", "amount": 8000,
+                                "date": (today - timedelta(days=45)).isoformat()}]},
+        ],
+    }
+
+
 HOUSEHOLDS = {"ab": ana_bruno, "cd": carla_diego, "jr": julia_rafael, "lm": lucas_marina, "pt": paula_thiago,
               "fg": fernanda_gustavo, "rc": renata_caio, "lv": larissa_vinicius, "pr": priscila_rodrigo,
-              "nf": natalia_felipe, "ch": camila_henrique}
+              "nf": natalia_felipe, "ch": camila_henrique,
+              "tl": tatiana_leonardo}
 CURRENCY = {"ab": "BRL", "cd": "BRL", "jr": "BRL", "lm": "BRL", "pt": "EUR", "fg": "BRL",
             "rc": "BRL", "lv": "BRL", "pr": "BRL", "nf": "BRL",
-            "ch": "BRL"}
+            "ch": "BRL", "tl": "BRL"}
 
 # --------------------------------------------------------------------------- expectations
 
@@ -2205,6 +2245,143 @@ def build() -> list[dict[str, Any]]:
           press_ok())
     ninth("two-02", "ch", te, say(Ca, "gastei 80 de gasolina e 25 de pão",
                                   spend("Combustível", nov, 80), spend("Padaria", nov, 25)), press_ok())
+
+    # ---------------------------------------------------------------- tenth dev batch (Salvador)
+    # Written apart, after the ninth's changes and before any change for it: spends as Tatiana
+    # ("Tati") and Leonardo ("Léo") write them in a group chat: signs and shorthand, verbs of
+    # recording, dates with slashes and ordinals, typos, corrections with an asterisk or an excuse,
+    # cancels, payers, cards, two at once.
+    tenth = b.batch("tenth")
+    T, Le = "Tatiana", "Leonardo"
+    qa = "2026-12-02"  # a Wednesday: ontem 01/12 (December); anteontem 30/11, domingo 29/11, sábado 28/11 (November)
+    dez, nov2 = month(d(qa)), month(d(qa), 1)
+    roxo, itau2 = "Nubank", "Itaú Personnalité"
+
+    tenth("amount-01", "tl", qa, say(T, "mercado = 312,45", spend("Mercado", dez, "312.45")), press_ok())
+    tenth("amount-02", "tl", qa, say(Le, "R$312 no Atakarejo", spend("Mercado", dez, 312)), press_ok())
+    tenth("amount-03", "tl", qa, say(T, "farmácia +45", spend("Farmácia", dez, 45)), press_ok())
+    tenth("amount-04", "tl", qa, say(Le, "Coelba 187,40 paga ✅", spend("Luz", dez, "187.40")), press_ok())
+    tenth("amount-05", "tl", qa, say(T, "Embasa - R$ 98,70 - paga", spend("Água", dez, "98.70")), press_ok())
+    tenth("amount-06", "tl", qa, say(Le, "paguei o aluguel, 2,6 mil", spend("Aluguel", dez, 2600)), press_ok())
+    tenth("amount-07", "tl", qa, say(T, "cento e vinte de gás", spend("Gás", dez, 120)), press_ok())
+    tenth("amount-08", "tl", qa, say(Le, "gastei 312.45 no mercado", spend("Mercado", dez, "312.45")), press_ok())
+
+    tenth("form-01", "tl", qa, say(T, "coloca 45 na farmácia", spend("Farmácia", dez, 45)), press_ok())
+    tenth("form-02", "tl", qa, say(Le, "bota 30 de pão aí", spend("Padaria", dez, 30)), press_ok())
+    tenth("form-03", "tl", qa, say(T, "anota aí: 98 no Hiperideal", spend("Mercado", dez, 98)), press_ok())
+    tenth("form-04", "tl", qa, say(Le, "gastamos 210 no acarajé ontem", spend("Restaurantes", dez, 210)), press_ok())
+    tenth("form-05", "tl", qa, say(T, "a farmácia levou 87", spend("Farmácia", dez, 87)), press_ok())
+    tenth("form-06", "tl", qa, say(Le, "hoje teve 60 de padaria", spend("Padaria", dez, 60)), press_ok())
+    tenth("form-07", "tl", qa, say(T, "mais uma do iFood: 54,90", spend("Restaurantes", dez, "54.90")), press_ok())
+    tenth("form-08", "tl", qa, say(Le, "tô lançando 312 do mercado", spend("Mercado", dez, 312)), press_ok())
+    tenth("form-09", "tl", qa, say(T, "registrando: faxina 180", spend("Diarista", dez, 180)), press_ok())
+    tenth("form-10", "tl", qa, say(Le, "putz, 120 no botijão", spend("Gás", dez, 120)), press_ok())
+    tenth("form-11", "tl", qa, say(T, "nossa, 312 de mercado 😱", spend("Mercado", dez, 312)), press_ok())
+    tenth("form-12", "tl", qa, say(Le, "mercado 312, compra do mês", spend("Mercado", dez, 312)), press_ok())
+    tenth("form-13", "tl", qa, say(T, "farmácia 45 no débito", spend("Farmácia", dez, 45)), press_ok())
+    tenth("form-14", "tl", qa, say(Le, "paguei a Embasa no pix, 98,70", spend("Água", dez, "98.70")), press_ok())
+
+    tenth("date-01", "tl", qa, say(T, "antes de ontem gastei 80 na feira", spend("Feira", nov2, 80)), press_ok())
+    tenth("date-02", "tl", qa, say(Le, "mercado 312 em 30/11", spend("Mercado", nov2, 312)), press_ok())
+    tenth("date-03", "tl", qa, say(T, "30/11 farmácia 45", spend("Farmácia", nov2, 45)), press_ok())
+    tenth("date-04", "tl", qa, say(Le, "dia 1º paguei a internet, 119,90", spend("Internet", dez, "119.90")), press_ok())
+    tenth("date-05", "tl", qa, say(T, "sexta-feira 150 de gasolina", spend("Combustível", nov2, 150)), press_ok())
+    tenth("date-06", "tl", qa, say(Le, "sábado passado 95 no vet", spend("Pet", nov2, 95)), press_ok())
+    tenth("date-07", "tl", qa, say(T, "na segunda paguei a faxina, 180", spend("Diarista", nov2, 180)), press_ok())
+
+    tenth("typo-01", "tl", qa, say(Le, "gasoina 150", spend("Combustível", dez, 150)), press_ok())
+    tenth("typo-02", "tl", qa, say(T, "mercadoo 90", spend("Mercado", dez, 90)), press_ok())
+    tenth("typo-03", "tl", qa, say(Le, "resturante 85", spend("Restaurantes", dez, 85)), press_ok())
+    tenth("typo-04", "tl", qa, say(T, "academai 189,90", spend("Academia", dez, "189.90")), press_ok())
+    tenth("typo-05", "tl", qa, say(Le, "diaritsa 180", spend("Diarista", dez, 180)), press_ok())
+
+    tenth("correct-01", "tl", qa,
+          say(T, "Atakarejo 312", spend("Mercado", dez, 312)),
+          say(T, "*213", spend("Mercado", dez, 213)),
+          press_ok())
+    tenth("correct-02", "tl", qa,
+          say(Le, "padaria 35", spend("Padaria", dez, 35)),
+          say(Le, "me enganei, 53", spend("Padaria", dez, 53)),
+          press_ok())
+    tenth("correct-03", "tl", qa,
+          say(T, "feira 80", spend("Feira", dez, 80)),
+          say(T, "corrigindo: 85", spend("Feira", dez, 85)),
+          press_ok())
+    tenth("correct-04", "tl", qa,
+          say(Le, "gasolina 200", spend("Combustível", dez, 200)),
+          say(Le, "errei o valor, 250", spend("Combustível", dez, 250)),
+          press_ok())
+    tenth("correct-05", "tl", qa,
+          say(T, "farmácia 45", spend("Farmácia", dez, 45)),
+          say(T, "era de novembro", spend("Farmácia", nov2, 45)),
+          press_ok())
+    tenth("correct-06", "tl", qa,
+          say(Le, "mercado 312", spend("Mercado", dez, 312)),
+          say(Le, "coloca em novembro", spend("Mercado", nov2, 312)),
+          press_ok())
+    tenth("correct-07", "tl", qa,
+          say(T, "iFood 54,90", spend("Restaurantes", dez, "54.90")),
+          say(T, "foi no crédito do nubank", on_card(spend("Restaurantes", dez, "54.90"), roxo)),
+          press_ok())
+    tenth("correct-08", "tl", qa,
+          say(Le, "vet 250 no roxinho", on_card(spend("Pet", dez, 250), roxo)),
+          say(Le, "em três vezes", on_card(spend("Pet", dez, 250), roxo, 3)),
+          press_ok())
+    tenth("correct-09", "tl", qa,
+          say(T, "faxina 180", spend("Diarista", dez, 180)),
+          say(T, "foi o Léo que pagou", paid(spend("Diarista", dez, 180), Le)),
+          press_ok())
+    tenth("correct-10", "tl", qa,
+          say(Le, "gás 120", spend("Gás", dez, 120)),
+          say(Le, "era 130, desculpa", spend("Gás", dez, 130)),
+          press_ok())
+    tenth("correct-11", "tl", qa,
+          say(T, "mercado 213", spend("Mercado", dez, 213)),
+          say(T, "o certo é 231", spend("Mercado", dez, 231)),
+          press_ok())
+    tenth("correct-12", "tl", qa,
+          say(Le, "padaria 38", spend("Padaria", dez, 38)),
+          say(Le, "era feira", spend("Feira", dez, 38)),
+          press_ok())
+    tenth("correct-13", "tl", qa,
+          say(T, "luz 187,40", spend("Luz", dez, "187.40")),
+          say(T, "foi antes de ontem", spend("Luz", nov2, "187.40")),
+          press_ok())
+
+    tenth("cancel-01", "tl", qa,
+          say(Le, "Hiperideal 98", spend("Mercado", dez, 98)),
+          say(Le, "cancela esse, lança 89", spend("Mercado", dez, 89)),
+          press_ok())
+    tenth("cancel-02", "tl", qa,
+          say(T, "gás 130", spend("Gás", dez, 130)),
+          press_no(),
+          say(T, "lança 120 de gás", spend("Gás", dez, 120)),
+          press_ok())
+    tenth("cancel-03", "tl", qa,
+          say(Le, "farmácia 54", spend("Farmácia", dez, 54)),
+          say(Le, "cancela. era 45", spend("Farmácia", dez, 45)),
+          press_ok())
+    tenth("cancel-04", "tl", qa,
+          say(T, "diarista 180", spend("Diarista", dez, 180)),
+          say(T, "anula, foi 200", spend("Diarista", dez, 200)),
+          press_ok())
+
+    tenth("payer-01", "tl", qa, say(Le, "a Tati pagou a Coelba, 187,40", paid(spend("Luz", dez, "187.40"), T)),
+          press_ok())
+    tenth("payer-02", "tl", qa, say(T, "Léo pagou o condomínio, 720", paid(spend("Condomínio", dez, 720), Le)),
+          press_ok())
+    tenth("payer-03", "tl", qa, say(Le, "Tatiana pagou 80 de feira", paid(spend("Feira", dez, 80), T)), press_ok())
+
+    tenth("card-01", "tl", qa, say(T, "mercado 312 no Itaú em 3x", on_card(spend("Mercado", dez, 312), itau2, 3)),
+          press_ok())
+    tenth("card-02", "tl", qa, say(Le, "farmácia 45 no crédito do roxinho", on_card(spend("Farmácia", dez, 45), roxo)),
+          press_ok())
+    tenth("card-03", "tl", qa, say(T, "passei 250 no vet no nubank", on_card(spend("Pet", dez, 250), roxo)), press_ok())
+
+    tenth("two-01", "tl", qa, say(Le, "feira 80, padaria 25", spend("Feira", dez, 80), spend("Padaria", dez, 25)),
+          press_ok())
+    tenth("two-02", "tl", qa, say(T, "Coelba 187,40 e Embasa 98,70",
+                                  spend("Luz", dez, "187.40"), spend("Água", dez, "98.70")), press_ok())
 
     return b.cases
 
