@@ -128,8 +128,14 @@ def member_called(members: Sequence[Member], name: str) -> Member | None:
 
 
 def member_named(members: Sequence[Member], name: str) -> Member:
-    """`member_called`, or UnknownMember naming every member."""
+    """`member_called`, or, where a member is all a name can be (a tool's `paidBy`), a nickname of
+    four letters or more that ends exactly one member's name ("Rique" for Henrique, "Mila" for
+    Camila); UnknownMember naming every member otherwise."""
     member = member_called(members, name)
+    if member is None:
+        wanted = fold(name) if isinstance(name, str) else ""
+        ended = [m for m in members if len(wanted) >= MIN_NICKNAME and fold(m.name).endswith(wanted)]
+        member = ended[0] if len(ended) == 1 else None
     if member is None:
         raise UnknownMember(str(name), [m.name for m in members])
     return member

@@ -54,6 +54,7 @@ from domain.reading.replies import (
     opens_correction,
     refers_back,
     restates,
+    starred,
     tells_late,
 )
 from domain.reading.spelled import spelled_at
@@ -91,7 +92,7 @@ _PER: Final = frozenset({"por", "ao"})  # "por mês", "ao mês"
 _COSTS: Final = frozenset({"custa", "custam"})
 _BY_PIX: Final = frozenset({"no", "pelo", "via", "por", "com"})  # "no pix": how it was paid
 _ON_CARD: Final = frozenset({"no", "na"})  # "no Nubank", "na Visa"
-_CARD_WORD: Final = ["cartao"]  # "no cartão Itaú"
+_CARD_WORDS: Final = ("cartao", "credito")  # "no cartão do Itaú", "no crédito do Nubank"
 _PARCELAS: Final = re.compile(r"^([0-9]{1,2})x$")  # "10x"
 _TIMES: Final = frozenset({"vezes", "parcelas"})  # "em 2 vezes", "3 parcelas" ("2 x 50" is a product)
 _PARCELADO: Final = frozenset({"em", "parcelado", "parcelada", "parcelei", "dividido", "dividi"})
@@ -173,6 +174,8 @@ class SpendReader:
         if not text or len(text) > MAX_TEXT or "\n" in text.strip():
             return None
         said = scan(text, today=self.today)
+        if last is not None and starred(text):  # "*213": the value of the message before, put right
+            return self._corrected(scan(text.replace("*", " "), today=self.today), last)
         if last is not None and "?" not in text and leads_to_a_value(said.words):
             value_at = _after_lead(said)  # "cancela, era 230", "lança de novo, 1.150"
             if value_at is not None:
@@ -507,8 +510,9 @@ class SpendReader:
         if len(cards) > 1 or named & set(where):
             return False
         # "no Nubank", "no cartão Itaú", "no cartão do Nubank"
-        before = [words[i] for i in range(max(0, where.start - 3), where.start)]
-        for lead in ([*_CARD_WORD, "do"], [*_CARD_WORD, "da"], _CARD_WORD, []):
+        before = [words[i] for i in range(max(0, where.start - 5), where.start)]
+        for lead in (*([word, "do"] for word in _CARD_WORDS), *([word, "da"] for word in _CARD_WORDS),
+                     *([word] for word in _CARD_WORDS), ["cartao", "de", "credito", "do"], []):
             if not (whole or parcelas or lead):
                 continue
             if len(before) >= len(lead) + 1 and before[len(before) - len(lead):] == lead \
@@ -526,7 +530,7 @@ class SpendReader:
             if at is None:
                 continue
             index = at + 1
-            while index <= clause[-1] and words[index] in ("foi", "era", *_ON_CARD, *_CARD_WORD, "do", "da"):
+            while index <= clause[-1] and words[index] in ("foi", "era", *_ON_CARD, *_CARD_WORDS, "de", "do", "da"):
                 index += 1
             rest = tuple(words[index:clause[-1] + 1])
             if rest and any(rest == _words(name) for name in names) and set(clause[:clause.index(at)]) <= {
@@ -651,7 +655,7 @@ _CORRECTING: Final = CORRECTION_OPENERS | RESTATING | frozenset({"pra", "para", 
     "sao", "de", "do", "da", "no", "nesse", "gasto", "aporte", "certo", "correto", "pera", "espera",
     "quis", "dizer", "digo", "ne", "amor", "kkk", "kkkk", "desculpa", "mes", "dia", "vdd", "ah", "eita",
     "ih", "xi", "putz", "essa", "esse", "digitei", "escrevi", "errado", "errada",
-    "reais", "paguei", "gastei", "comprei", "abasteci", "em"})
+    "reais", "paguei", "gastei", "comprei", "abasteci", "em", "me"})
 # Who paid, said as the member speaking: "quem pagou fui eu", "fui eu que paguei", "eu que paguei".
 _SPEAKER_PAID: Final = (("quem", "pagou", "fui", "eu"), ("fui", "eu", "que", "paguei"), ("fui", "eu", "quem", "pagou"),
                         ("eu", "que", "paguei"), ("eu", "quem", "pagou"), ("quem", "pagou", "foi", "eu"),
@@ -772,7 +776,7 @@ def _after_lead(said: Scan) -> int | None:
     """Where the value starts after a first clause that only cancels or redoes the last preview
     ("cancela, era 230", "lança de novo, 1.150"): the rest must say the value again ("era 230", "é
     230"), or, after "de novo", be the amount alone; or after a cancel joined to a redo ("apaga e
-    lança 1.250"), the amount alone. None otherwise."""
+    lança 1.250", "cancela esse, lança 89"), the amount alone. None otherwise."""
     words, clauses = said.words, _clauses(said)
     if len(clauses) >= 2:
         lead_end = value_at = clauses[1][0]
@@ -790,8 +794,11 @@ def _after_lead(said: Scan) -> int | None:
     if len(clauses) >= 2 and (restates(rest) or (len(rest) == 2 and rest[0] == "e"
                                                  and any(a.first == value_at + 1 for a in said.amounts))):
         return start
+    redone = len(clauses) < 2 or (len(rest) > 1 and rest[0] in _RECORD)  # "cancela esse, lança 89"
+    if redone and len(clauses) >= 2:
+        value_at += 1
     alone = len(said.amounts) == 1 and said.amounts[0].first == value_at and said.amounts[0].last == len(words) - 1
-    return start if (again or len(clauses) < 2) and alone else None
+    return said.tokens[value_at].start if (again or redone) and alone else None
 
 
 def _speaker_paid(words: Sequence[str]) -> set[int] | None:

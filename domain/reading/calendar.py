@@ -145,7 +145,8 @@ _WEEKDAY: Final = re.compile(
 _WEEKEND: Final = re.compile(
     r"(?:(?:n[oa]|d[oa]|em|esse|este|nesse|neste|ultimo)\s+)?(?:fim|final) de semana(?P<last>\s+passado)?|"
     r"(?:n[oa]\s+)?fds(?P<last_short>\s+passado)?")
-_DAY_OF: Final = re.compile(r"(?:(?:n[oa]|em)\s+)?dia\s+(?P<day>[0-9]{1,2})(?:\s+de\s+(?P<month>[a-z]+))?")
+_DAY_OF: Final = re.compile(  # "dia 1º", "dia 1o": the first, written as an ordinal
+    r"(?:(?:n[oa]|em)\s+)?dia\s+(?P<day>[0-9]{1,2})[º°o]?(?:\s+de\s+(?P<month>[a-z]+))?")
 _DAY_MONTH: Final = re.compile(r"(?:(?:n[oa]|em)\s+)?(?:dia\s+)?(?P<day>[0-9]{1,2})/(?P<month>[0-9]{1,2})")
 _LEADING: Final = re.compile(r"(?:n[oa]|em|de)\s+")
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Final, Literal
 
 from domain.reading.message import tokens_of
+from domain.reading.spelled import UNITS
 from domain.text import fold
 
 Decision = Literal["confirm", "cancel"]
@@ -73,13 +74,15 @@ def only_agrees(text: str | None) -> bool:
 
 # What a correction opens with (folded): "não, …", "ops …", "foi mal, …", "na verdade …".
 CORRECTION_OPENERS: Final = frozenset({"nao", "ops", "opa", "oops", "opss", "errei", "corrigindo", "corrige",
-                                       "desculpa", "desculpe", "perdao", "alias", "pera", "perai"})
+                                       "desculpa", "desculpe", "perdao", "alias", "pera", "perai", "enganei",
+                                       "confundi"})
 # Openings of more than one word: "foi mal, …", "digitei errado, é 128,20", "o valor certo é 205".
 _CORRECTION_PHRASES: Final = (("foi", "mal"), ("na", "verdade"), ("na", "vdd"), ("na", "real"),
                               ("digitei", "errado"), ("escrevi", "errado"), ("lancei", "errado"),
                               ("coloquei", "errado"), ("botei", "errado"), ("o", "valor", "certo"),
                               ("o", "valor", "correto"), ("valor", "certo"), ("o", "certo"), ("o", "correto"),
-                              ("valor", "errado"), ("o", "valor", "ta", "errado"), ("o", "valor", "esta", "errado"))
+                              ("valor", "errado"), ("o", "valor", "ta", "errado"), ("o", "valor", "esta", "errado"),
+                              ("me", "enganei"), ("me", "confundi"), ("errei", "o", "valor"))
 
 
 # What may stand before that opening: the spouse, called ("amor, não, era 40").
@@ -127,7 +130,8 @@ def restates(words: Sequence[str]) -> bool:
 # A first clause that cancels or redoes the last preview before the value is said again: "cancela,
 # era 230", "cancela esse, é 230", "esquece, era 12", "apaga e lança 1.250", "lança de novo, 1.150"
 # (after ❌).
-CANCELS: Final = frozenset({"cancela", "cancelar", "esquece", "esqueca", "apaga", "desconsidera", "ignora"})
+CANCELS: Final = frozenset({"cancela", "cancelar", "esquece", "esqueca", "apaga", "anula", "desconsidera",
+                            "ignora"})
 AGAIN: Final = ("de", "novo")
 
 
@@ -147,8 +151,8 @@ def corrects(words: Sequence[str]) -> bool:
 def tells_late(words: Sequence[str]) -> bool:
     """Whether a message's folded words may tell what a spend's preview left out, with no amount:
     who paid ("quem pagou fui eu", "o Vinícius que pagou"), its day ("paguei ontem"), or its
-    parcelas ("em 3x", "em 3 vezes")."""
-    if any(_PARCELAS_TOLD.fullmatch(word) or (_COUNT.fullmatch(word) and following in _TIMES_TOLD)
+    parcelas ("em 3x", "em 3 vezes", "em três vezes")."""
+    if any(_PARCELAS_TOLD.fullmatch(word) or ((_COUNT.fullmatch(word) or word in UNITS) and following in _TIMES_TOLD)
            for word, following in zip(words, (*words[1:], ""), strict=True)):
         return True
     return not any(c.isdigit() for word in words for c in word) and bool(set(words) & _PAID_AGAIN)
@@ -164,11 +168,18 @@ def refers_back(text: str) -> bool:
     return bool(BACK_TO_A_GOAL.search(text))
 
 
+def starred(text: str) -> bool:
+    """Whether `text` is a chat's correction by asterisk: the right value with one "*" before or
+    after it ("*213", "213*"), as a member fixes the message before."""
+    stripped = text.strip()
+    return len(stripped) > 1 and stripped.count("*") == 1 and (stripped[0] == "*" or stripped[-1] == "*")
+
+
 def may_correct(text: str) -> bool:
     """Whether `text` opens as a correction, or restates a value, so the free-text reader needs
     the call it corrects: the conversation is read only then."""
     words = tuple(fold(token.text) for token in tokens_of(text))
-    return corrects(words) or leads_to_a_value(words[:_OPENING_WORDS]) or tells_late(words)
+    return corrects(words) or leads_to_a_value(words[:_OPENING_WORDS]) or tells_late(words) or starred(text)
 
 
 def _after_vocatives(words: Sequence[str]) -> Sequence[str]:

@@ -82,6 +82,7 @@ def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> di
     ("paguei 300 do aluguek", [spend("Aluguel", "300")]),
     ("mercdo 50", [spend("Mercado", "50")]),                            # a typo beside an amount
     ("farmacai 32", [spend("Farmácia", "32")]),
+    ("dia 1º paguei a luz, 119,90", [spend("Luz", "119.90")]),            # an ordinal day
     ("paguei 120 de luz no pix", [spend("Luz", "120")]),               # how it was paid
     ("foi a Ana que pagou 50 no mercado", [spend("Mercado", "50", paidBy="Ana")]),
     ("gastei 50 no mercado no fim de semana", [spend("Mercado", "50", "2026-06")]),  # Saturday 27 June
@@ -576,6 +577,8 @@ def test_a_typo_is_taken_for_an_expense_only_when_one_name_is_that_near_and_no_o
     ("farmácia 120 em 2 vezes no itaú", [spend("Farmácia", "120", card="Itaú Visa", installments=2)]),
     ("gastei 300 no mercado no nubank em 3 parcelas", [spend("Mercado", "300", card="Nubank", installments=3)]),
     ("900 na farmácia parcelado em 3x no nubank", [spend("Farmácia", "900", card="Nubank", installments=3)]),
+    ("farmácia 45 no crédito do roxinho", [spend("Farmácia", "45", card="Nubank")]),
+    ("mercado 90 no cartão de crédito do itaú", [spend("Mercado", "90", card="Itaú Visa")]),
 ])
 def test_a_spend_on_a_card_the_household_has_with_its_parcelas_is_read_with_no_model(
         text: str, calls: list[dict[str, Any]]) -> None:
@@ -771,6 +774,10 @@ def test_a_pause_before_the_amount_is_no_price_and_parcelas_may_be_said_in_words
     ("valor errado, é 45", {"amount": {"amount": "45", "currency": "BRL"}}),
     ("opa, 50 não, 45", {"amount": {"amount": "45", "currency": "BRL"}}),     # the old amount, then its "não"
     ("muda pro mês passado", {"period": "2026-06"}),
+    ("me enganei, 45", {"amount": {"amount": "45", "currency": "BRL"}}),
+    ("*45", {"amount": {"amount": "45", "currency": "BRL"}}),               # the chat's asterisk
+    ("45*", {"amount": {"amount": "45", "currency": "BRL"}}),
+    ("foi no crédito do nubank", {"card": "Nubank"}),
 ])
 def test_a_correction_of_the_expense_card_payer_or_amount_and_day_is_read_against_the_preview(
         correction: str, change: dict[str, Any]) -> None:
@@ -815,6 +822,7 @@ def test_a_card_said_denying_one_it_was_never_on_is_the_models() -> None:
     ("parcelei em 2 vezes", {"installments": 2}),
     ("ops, foi em 4x", {"installments": 4}),
     ("foi no itaú, em 3x", {"card": "Itaú Visa", "installments": 3}),
+    ("em três vezes", {"installments": 3}),
 ])
 def test_parcelas_told_after_a_card_purchases_preview_are_read_against_it(told: str, change: dict[str, Any]) -> None:
     last = {**spend("Mercado", "900", card="Nubank"), "operationId": "op-1"}
@@ -858,7 +866,8 @@ def test_a_short_nickname_that_begins_no_member_or_stands_apart_is_the_models(te
 @pytest.mark.parametrize(("text", "amount"), [("cancela, era 45", "45"), ("cancela esse, é 45", "45"),
                                               ("lança de novo, 45", "45"), ("de novo, 45", "45"),
                                               ("esquece, era 45", "45"), ("apaga e lança 45", "45"),
-                                              ("cancela e lança 45", "45")])
+                                              ("cancela e lança 45", "45"), ("cancela esse, lança 45", "45"),
+                                              ("anula, foi 45", "45")])
 def test_a_cancel_or_a_redo_before_the_value_said_again_corrects_the_last_preview(text: str, amount: str) -> None:
     last = {**spend("Mercado", "50"), "operationId": "op-1"}
 
@@ -924,3 +933,19 @@ def test_a_name_of_three_letters_ending_a_members_is_someone_else() -> None:
 def test_a_word_of_a_goals_name_that_any_correction_holds_does_not_stop_the_correction() -> None:
     last = {**spend("Mercado", "89"), "operationId": "op-1"}
     assert mila_and_rique().read("troca pra 98", last) == [{**spend("Mercado", "98"), "corrects": "op-1"}]
+
+
+async def test_an_asterisk_correction_in_the_chat_reads_the_preview_before_it_with_no_model() -> None:
+    model = ScriptedModel()
+    chat, _ = await chat_with(model)
+    first = (await chat.send("gastei 50 no mercado", sender="Ana")).receipts[0]
+
+    corrected = await chat.send("*45", sender="Ana")
+
+    [call_made] = corrected.tool_calls
+    assert call_made.source == READER and call_made.args["amount"] == {"amount": "45", "currency": "BRL"}
+    assert corrected.superseded == [first.operation_id] and model.requests == []
+
+
+def test_credit_with_no_card_named_is_the_models() -> None:
+    assert reader_with_cards().read("mercado 90 no crédito") is None

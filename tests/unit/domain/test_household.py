@@ -155,3 +155,24 @@ def test_a_nickname_two_members_share_means_neither_and_an_exact_name_wins() -> 
     assert member_called(house.members, "mari") is None
     with pytest.raises(UnknownMember):
         house.member_named("mari")
+
+
+@pytest.mark.parametrize(("asked", "meant"), [("Rique", "Henrique"), ("mila", "Camila")])
+def test_a_nickname_that_ends_exactly_one_members_name_is_that_member_where_only_a_member_can_stand(
+        asked: str, meant: str) -> None:
+    household = casa()
+    household.add_member("Camila")
+    household.add_member("Henrique")
+
+    assert household.member_named(asked).name == meant
+
+
+@pytest.mark.parametrize("asked", ["Ana", "ique"])  # a name of its own; or the end of two names
+def test_a_short_ending_or_one_that_ends_two_names_is_nobody(asked: str) -> None:
+    household = casa()
+    household.add_member("Luana")
+    household.add_member("Henrique")
+    household.add_member("Anrique")
+
+    with pytest.raises(UnknownMember):
+        household.member_named(asked)
