@@ -411,13 +411,51 @@ def tatiana_leonardo(today: date) -> dict[str, Any]:
     }
 
 
+def gabriela_mateus(today: date) -> dict[str, Any]:
+    """Goiânia, a cat (Frida), income set, two cards (Nubank and Inter), two goals, no children."""
+    now = month(today)
+    return {
+        "name": "Gabi e Mateus (Goiânia)", "currency": "BRL", "members": ["Gabriela", "Mateus"], "income": 11300,
+        "expenses": [
+            {"name": "Aluguel", "expected": 1900, "aliases": [], "billingDay": 5},
+            {"name": "Condomínio", "expected": 430, "aliases": ["condo"], "billingDay": 10},
+            {"name": "Supermercado", "expected": 1600, "aliases": ["mercado", "Bretas", "Carrefour", "Atacadão"],
+             "actual": {now: Decimal("655.20")}},
+            {"name": "Feira", "expected": 200, "aliases": ["verdurão", "hortifruti"]},
+            {"name": "Açougue", "expected": 300, "aliases": ["carne", "churrasco"]},
+            {"name": "Luz", "expected": 220, "aliases": ["energia", "Equatorial"]},
+            {"name": "Água", "expected": 90, "aliases": ["Saneago"]},
+            {"name": "Internet", "expected": Decimal("99.90"), "aliases": ["wifi", "Vivo"]},
+            {"name": "Celular", "expected": 120, "aliases": ["TIM", "recarga"]},
+            {"name": "Farmácia", "expected": 200, "aliases": ["remédio", "remédios", "Drogasil", "Pague Menos"]},
+            {"name": "Combustível", "expected": 600, "aliases": ["gasolina", "etanol", "posto", "álcool"]},
+            {"name": "Estacionamento", "expected": 80, "aliases": ["zona azul"]},
+            {"name": "Pet", "expected": 200, "aliases": ["ração", "Frida", "petshop", "areia"]},
+            {"name": "Streaming", "expected": 70, "aliases": ["Netflix", "Spotify", "Disney"]},
+            {"name": "Restaurantes", "expected": 500, "aliases": ["iFood", "pizza", "lanche", "restaurante"]},
+            {"name": "Academia", "expected": 150, "aliases": ["crossfit"]},
+            {"name": "Curso de inglês", "expected": 350, "aliases": ["inglês", "curso"]},
+        ],
+        "cards": [{"name": "Nubank", "closingDay": 2, "dueDay": 9, "aliases": ["roxinho"]},
+                  {"name": "Inter", "closingDay": 20, "dueDay": 27, "aliases": ["laranjinha"]}],
+        "goals": [
+            {"name": "Casamento", "target": 40000, "deadline": "2027-10-01", "members": ["Gabriela", "Mateus"],
+             "contributions": [{"paidBy": "Gabriela", "amount": 9000,
+                                "date": (today - timedelta(days=25)).isoformat()}]},
+            {"name": "Carro", "target": 25000, "members": ["Gabriela", "Mateus"],
+             "contributions": [{"paidBy": "Mateus", "amount": 3000,
+                                "date": (today - timedelta(days=40)).isoformat()}]},
+        ],
+    }
+
+
 HOUSEHOLDS = {"ab": ana_bruno, "cd": carla_diego, "jr": julia_rafael, "lm": lucas_marina, "pt": paula_thiago,
               "fg": fernanda_gustavo, "rc": renata_caio, "lv": larissa_vinicius, "pr": priscila_rodrigo,
               "nf": natalia_felipe, "ch": camila_henrique,
-              "tl": tatiana_leonardo}
+              "tl": tatiana_leonardo, "gm": gabriela_mateus}
 CURRENCY = {"ab": "BRL", "cd": "BRL", "jr": "BRL", "lm": "BRL", "pt": "EUR", "fg": "BRL",
             "rc": "BRL", "lv": "BRL", "pr": "BRL", "nf": "BRL",
-            "ch": "BRL", "tl": "BRL"}
+            "ch": "BRL", "tl": "BRL", "gm": "BRL"}
 
 # --------------------------------------------------------------------------- expectations
 
@@ -2382,6 +2420,137 @@ def build() -> list[dict[str, Any]]:
           press_ok())
     tenth("two-02", "tl", qa, say(T, "Coelba 187,40 e Embasa 98,70",
                                   spend("Luz", dez, "187.40"), spend("Água", dez, "98.70")), press_ok())
+
+    # ---------------------------------------------------------------- eleventh dev batch (Goiânia)
+    # Written apart, after the tenth's changes and before any change for it: spends as Gabriela
+    # ("Gabi") and Mateus write them, and as a voice note comes out in words: amounts spoken,
+    # chatty messages, days, typos, corrections with no punctuation, cancels, payers, cards.
+    eleventh = b.batch("eleventh")
+    Ga, M = "Gabriela", "Mateus"
+    qi = "2026-10-15"  # a Thursday: ontem 14/10, terça passada 13/10, sábado 10/10; dia 30 is 30/09
+    outu, sete = month(d(qi)), month(d(qi), 1)
+    nubank, inter = "Nubank", "Inter"
+
+    eleventh("voice-01", "gm", qi, say(Ga, "gastei trinta e sete reais e noventa centavos no mercado",
+                                       spend("Supermercado", outu, "37.90")), press_ok())
+    eleventh("voice-02", "gm", qi, say(M, "paguei a conta de luz de duzentos e dezoito reais", spend("Luz", outu, 218)),
+             press_ok())
+    eleventh("voice-03", "gm", qi, say(Ga, "coloca aí cento e cinquenta de gasolina", spend("Combustível", outu, 150)),
+             press_ok())
+    eleventh("voice-04", "gm", qi, say(M, "a pizza de ontem foi noventa e dois", spend("Restaurantes", outu, 92)),
+             press_ok())
+    eleventh("voice-05", "gm", qi, say(Ga, "oitenta e cinco reais e cinquenta centavos de farmácia",
+                                       spend("Farmácia", outu, "85.50")), press_ok())
+    eleventh("voice-06", "gm", qi, say(M, "lança mil e novecentos do aluguel", spend("Aluguel", outu, 1900)), press_ok())
+    eleventh("voice-07", "gm", qi, say(Ga, "paguei o condomínio quatrocentos e trinta", spend("Condomínio", outu, 430)),
+             press_ok())
+
+    eleventh("amount-01", "gm", qi, say(M, "R$ 37,9 no Bretas", spend("Supermercado", outu, "37.90")), press_ok())
+    eleventh("amount-02", "gm", qi, say(Ga, "mercado 1.234", spend("Supermercado", outu, 1234)), press_ok())
+    eleventh("amount-03", "gm", qi, say(M, "zona azul 6,50", spend("Estacionamento", outu, "6.50")), press_ok())
+    eleventh("amount-04", "gm", qi, say(Ga, "recarga TIM 30", spend("Celular", outu, 30)), press_ok())
+    eleventh("amount-05", "gm", qi, say(M, "R$ 89 - carne pro churrasco", spend("Açougue", outu, 89)), press_ok())
+    eleventh("amount-06", "gm", qi, say(Ga, "Saneago R$ 87,13", spend("Água", outu, "87.13")), press_ok())
+    eleventh("amount-07", "gm", qi, say(M, "Spotify 21,90", spend("Streaming", outu, "21.90")), press_ok())
+
+    eleventh("chat-01", "gm", qi, say(Ga, "fui no Carrefour hoje e gastei 247,80, tava tudo caro",
+                                      spend("Supermercado", outu, "247.80")), press_ok())
+    eleventh("chat-02", "gm", qi, say(M, "passei no posto e coloquei 100 de etanol", spend("Combustível", outu, 100)),
+             press_ok())
+    eleventh("chat-03", "gm", qi, say(Ga, "comprei areia pra Frida, 45", spend("Pet", outu, 45)), press_ok())
+    eleventh("chat-04", "gm", qi, say(M, "amor, paguei a internet 99,90", spend("Internet", outu, "99.90")), press_ok())
+    eleventh("chat-05", "gm", qi, say(Ga, "acabei de sair do açougue, 132 reais", spend("Açougue", outu, 132)),
+             press_ok())
+    eleventh("chat-06", "gm", qi, say(M, "o churrasco de sábado deu 210 de carne", spend("Açougue", outu, 210)),
+             press_ok())
+    eleventh("chat-07", "gm", qi, say(Ga, "hoje almoçamos fora, 86 no restaurante", spend("Restaurantes", outu, 86)),
+             press_ok())
+
+    eleventh("date-01", "gm", qi, say(M, "ontem 58 no verdurão", spend("Feira", outu, 58)), press_ok())
+    eleventh("date-02", "gm", qi, say(Ga, "semana passada paguei a Saneago, 87", spend("Água", outu, 87)), press_ok())
+    eleventh("date-03", "gm", qi, say(M, "no dia 30 paguei o curso de inglês, 350", spend("Curso de inglês", sete, 350)),
+             press_ok())
+    eleventh("date-04", "gm", qi, say(Ga, "em setembro esqueci de lançar a academia, 150", spend("Academia", sete, 150)),
+             press_ok())
+    eleventh("date-05", "gm", qi, say(M, "terça passada 40 de estacionamento", spend("Estacionamento", outu, 40)),
+             press_ok())
+    eleventh("date-06", "gm", qi, say(Ga, "hoje cedo 60 de gasolina", spend("Combustível", outu, 60)), press_ok())
+
+    eleventh("typo-01", "gm", qi, say(M, "farmaica 38", spend("Farmácia", outu, 38)), press_ok())
+    eleventh("typo-02", "gm", qi, say(Ga, "estacionameto 12", spend("Estacionamento", outu, 12)), press_ok())
+    eleventh("typo-03", "gm", qi, say(M, "acougue 90", spend("Açougue", outu, 90)), press_ok())
+    eleventh("typo-04", "gm", qi, say(Ga, "netflx 55,90", spend("Streaming", outu, "55.90")), press_ok())
+    eleventh("typo-05", "gm", qi, say(M, "gasolima 120", spend("Combustível", outu, 120)), press_ok())
+
+    eleventh("correct-01", "gm", qi,
+             say(Ga, "Bretas 87", spend("Supermercado", outu, 87)),
+             say(Ga, "não não, 78", spend("Supermercado", outu, 78)),
+             press_ok())
+    eleventh("correct-02", "gm", qi,
+             say(M, "luz 218", spend("Luz", outu, 218)),
+             say(M, "nao era 218 era 281", spend("Luz", outu, 281)),
+             press_ok())
+    eleventh("correct-03", "gm", qi,
+             say(Ga, "netflix 55,90", spend("Streaming", outu, "55.90")),
+             say(Ga, "na verdade foi o spotify, 21,90", spend("Streaming", outu, "21.90")),
+             press_ok())
+    eleventh("correct-04", "gm", qi,
+             say(M, "mercado 120", spend("Supermercado", outu, 120)),
+             say(M, "foi no cartão do Inter", on_card(spend("Supermercado", outu, 120), inter)),
+             press_ok())
+    eleventh("correct-05", "gm", qi,
+             say(Ga, "gasolina 150 no nubank", on_card(spend("Combustível", outu, 150), nubank)),
+             say(Ga, "parcelado em 2", on_card(spend("Combustível", outu, 150), nubank, 2)),
+             press_ok())
+    eleventh("correct-06", "gm", qi,
+             say(M, "açougue 132", spend("Açougue", outu, 132)),
+             say(M, "corrige: 123", spend("Açougue", outu, 123)),
+             press_ok())
+    eleventh("correct-07", "gm", qi,
+             say(Ga, "pizza 92", spend("Restaurantes", outu, 92)),
+             say(Ga, "era 82 amor", spend("Restaurantes", outu, 82)),
+             press_ok())
+    eleventh("correct-08", "gm", qi,
+             say(M, "inglês 350", spend("Curso de inglês", outu, 350)),
+             say(M, "esse foi do mês passado", spend("Curso de inglês", sete, 350)),
+             press_ok())
+    eleventh("correct-09", "gm", qi,
+             say(Ga, "recarga 30", spend("Celular", outu, 30)),
+             say(Ga, "quem pagou foi o Mateus", paid(spend("Celular", outu, 30), M)),
+             press_ok())
+
+    eleventh("cancel-01", "gm", qi,
+             say(M, "zona azul 12", spend("Estacionamento", outu, 12)),
+             say(M, "cancela por favor, era 21", spend("Estacionamento", outu, 21)),
+             press_ok())
+    eleventh("cancel-02", "gm", qi,
+             say(Ga, "academia 150", spend("Academia", outu, 150)),
+             press_no(),
+             say(Ga, "lança de novo a academia, 105", spend("Academia", outu, 105)),
+             press_ok())
+    eleventh("cancel-03", "gm", qi,
+             say(M, "açougue 89", spend("Açougue", outu, 89)),
+             say(M, "esquece esse, o certo é 98", spend("Açougue", outu, 98)),
+             press_ok())
+
+    eleventh("payer-01", "gm", qi, say(M, "a Gabi pagou o aluguel, 1.900", paid(spend("Aluguel", outu, 1900), Ga)),
+             press_ok())
+    eleventh("payer-02", "gm", qi, say(Ga, "o Mateus gastou 60 de gasolina", paid(spend("Combustível", outu, 60), M)),
+             press_ok())
+    eleventh("payer-03", "gm", qi, say(M, "a Gabriela que pagou a feira, 74", paid(spend("Feira", outu, 74), Ga)),
+             press_ok())
+
+    eleventh("card-01", "gm", qi, say(Ga, "Bretas 312 no laranjinha", on_card(spend("Supermercado", outu, 312), inter)),
+             press_ok())
+    eleventh("card-02", "gm", qi, say(M, "curso de inglês 350 no nubank em 10x",
+                                      on_card(spend("Curso de inglês", outu, 350), nubank, 10)), press_ok())
+    eleventh("card-03", "gm", qi, say(Ga, "paguei a academia no cartão Inter, 150",
+                                      on_card(spend("Academia", outu, 150), inter)), press_ok())
+
+    eleventh("two-01", "gm", qi, say(M, "luz 218 e água 87", spend("Luz", outu, 218), spend("Água", outu, 87)),
+             press_ok())
+    eleventh("two-02", "gm", qi, say(Ga, "gastei 40 de estacionamento e 30 de recarga",
+                                     spend("Estacionamento", outu, 40), spend("Celular", outu, 30)), press_ok())
 
     return b.cases
 
