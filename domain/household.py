@@ -114,6 +114,8 @@ class Household:
 
 
 MIN_NICKNAME: Final = 4  # letters: "Rafa" is Rafael, "Mari" Marina; "Ra" or "Mar" is nobody
+MAX_SHORT_NICKNAME: Final = 5  # letters of a nickname from a name's first syllable: "Gabi", "Vini", "Nati"
+_SYLLABLE: Final = 3  # the letters it shares with the name: "gab" of Gabriela
 
 
 def member_called(members: Sequence[Member], name: str) -> Member | None:
@@ -128,14 +130,18 @@ def member_called(members: Sequence[Member], name: str) -> Member | None:
 
 
 def member_named(members: Sequence[Member], name: str) -> Member:
-    """`member_called`, or, where a member is all a name can be (a tool's `paidBy`), a nickname of
-    four letters or more that ends exactly one member's name ("Rique" for Henrique, "Mila" for
-    Camila); UnknownMember naming every member otherwise."""
+    """`member_called`, or, where a member is all a name can be (a tool's `paidBy`), a nickname
+    of exactly one member: one of four letters or more that ends the name ("Rique" for Henrique,
+    "Mila" for Camila), or a short one of its first syllable ("Gabi" for Gabriela, "Vini" for
+    Vinícius, "Matheus" is not short: Mateus is not taken for it); UnknownMember naming every
+    member otherwise."""
     member = member_called(members, name)
     if member is None:
         wanted = fold(name) if isinstance(name, str) else ""
-        ended = [m for m in members if len(wanted) >= MIN_NICKNAME and fold(m.name).endswith(wanted)]
-        member = ended[0] if len(ended) == 1 else None
+        called = [m for m in members if len(wanted) >= MIN_NICKNAME and fold(m.name).endswith(wanted)] or [
+            m for m in members if _SYLLABLE <= len(wanted) <= MAX_SHORT_NICKNAME < len(fold(m.name))
+            and fold(m.name)[:_SYLLABLE] == wanted[:_SYLLABLE]]
+        member = called[0] if len(called) == 1 else None
     if member is None:
         raise UnknownMember(str(name), [m.name for m in members])
     return member

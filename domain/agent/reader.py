@@ -49,6 +49,7 @@ from domain.reading.replies import (
     BACK_TO_A_GOAL,
     CANCELS,
     CORRECTION_OPENERS,
+    PARCELED,
     RESTATING,
     leads_to_a_value,
     opens_correction,
@@ -686,7 +687,7 @@ _WHEN_ARGUMENT: Final = {"recordSpend": ("period", "month"), "contributeToGoal":
 
 
 def _parcelas(words: Sequence[str], said: Scan) -> tuple[int, range] | Literal[False] | None:
-    """The parcelas a message writes ("em 10x", "em 2 vezes", "parcelado em 3x") and the words they
+    """The parcelas a message writes ("em 10x", "em 2 vezes", "parcelado em 3x", "parcelado em 3") and the words they
     take, with the "em"/"parcelado" before them; None when it writes none; False when it writes
     two, or a number of them no card takes."""
     found: list[tuple[int, int, int]] = []  # count, first word, last word
@@ -700,6 +701,13 @@ def _parcelas(words: Sequence[str], said: Scan) -> tuple[int, range] | Literal[F
             found.append((int(spelled.value), index - 1, index))
     for amount in said.amounts:
         after = amount.last + 1
+        if amount.first == amount.last and amount.first >= 2 and words[amount.first - 1] == "em" \
+                and words[amount.first - 2] in PARCELED and not (after < len(words) and words[after] in _TIMES):
+            value = amount.value  # "parcelado em 2", "parcelei em 3": the count, by the verb
+            if value != value.to_integral_value():
+                return False
+            found.append((int(value), amount.first - 2, amount.last))
+            continue
         if after < len(words) and words[after] in _TIMES and amount.first == amount.last:
             value = amount.value
             if value != value.to_integral_value():
@@ -775,7 +783,7 @@ _LEAD_WORDS: Final = CANCELS | frozenset({"lanca", "registra", "anota", "faz", "
 def _after_lead(said: Scan) -> int | None:
     """Where the value starts after a first clause that only cancels or redoes the last preview
     ("cancela, era 230", "lança de novo, 1.150"): the rest must say the value again ("era 230", "é
-    230"), or, after "de novo", be the amount alone; or after a cancel joined to a redo ("apaga e
+    230", "o certo é 98"), or, after "de novo", be the amount alone; or after a cancel joined to a redo ("apaga e
     lança 1.250", "cancela esse, lança 89"), the amount alone. None otherwise."""
     words, clauses = said.words, _clauses(said)
     if len(clauses) >= 2:
@@ -791,7 +799,7 @@ def _after_lead(said: Scan) -> int | None:
         return None
     rest = words[value_at:]
     start = said.tokens[value_at].start
-    if len(clauses) >= 2 and (restates(rest) or (len(rest) == 2 and rest[0] == "e"
+    if len(clauses) >= 2 and (restates(rest) or opens_correction(rest) or (len(rest) == 2 and rest[0] == "e"
                                                  and any(a.first == value_at + 1 for a in said.amounts))):
         return start
     redone = len(clauses) < 2 or (len(rest) > 1 and rest[0] in _RECORD)  # "cancela esse, lança 89"

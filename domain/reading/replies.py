@@ -101,6 +101,9 @@ _PAID_AGAIN: Final = frozenset({"paguei", "pagou", "pago", "paga", "gastei", "co
 _PARCELAS_TOLD: Final = re.compile(r"\d{1,2}x")
 _COUNT: Final = re.compile(r"\d{1,2}")
 _TIMES_TOLD: Final = frozenset({"x", "vezes", "parcelas"})
+# Parcelas said by the verb, with the count alone after "em": "parcelado em 2", "parcelei em 3"
+# ("dividi em 2" may be the bill split between the two: the model's).
+PARCELED: Final = frozenset({"parcelado", "parcelada", "parcelei", "parcelamos", "parcelou"})
 _OPENING_WORDS: Final = 5
 
 
@@ -151,9 +154,12 @@ def corrects(words: Sequence[str]) -> bool:
 def tells_late(words: Sequence[str]) -> bool:
     """Whether a message's folded words may tell what a spend's preview left out, with no amount:
     who paid ("quem pagou fui eu", "o Vinícius que pagou"), its day ("paguei ontem"), or its
-    parcelas ("em 3x", "em 3 vezes", "em três vezes")."""
+    parcelas ("em 3x", "em 3 vezes", "em três vezes", "parcelado em 2")."""
     if any(_PARCELAS_TOLD.fullmatch(word) or ((_COUNT.fullmatch(word) or word in UNITS) and following in _TIMES_TOLD)
            for word, following in zip(words, (*words[1:], ""), strict=True)):
+        return True
+    if any(word in PARCELED and tuple(words[i + 1:i + 2]) == ("em",) and i + 2 < len(words)
+           and (_COUNT.fullmatch(words[i + 2]) or words[i + 2] in UNITS) for i, word in enumerate(words)):
         return True
     return not any(c.isdigit() for word in words for c in word) and bool(set(words) & _PAID_AGAIN)
 

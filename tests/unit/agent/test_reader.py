@@ -578,6 +578,7 @@ def test_a_typo_is_taken_for_an_expense_only_when_one_name_is_that_near_and_no_o
     ("gastei 300 no mercado no nubank em 3 parcelas", [spend("Mercado", "300", card="Nubank", installments=3)]),
     ("900 na farmácia parcelado em 3x no nubank", [spend("Farmácia", "900", card="Nubank", installments=3)]),
     ("farmácia 45 no crédito do roxinho", [spend("Farmácia", "45", card="Nubank")]),
+    ("mercado 900 parcelado em 3 no nubank", [spend("Mercado", "900", card="Nubank", installments=3)]),
     ("mercado 90 no cartão de crédito do itaú", [spend("Mercado", "90", card="Itaú Visa")]),
 ])
 def test_a_spend_on_a_card_the_household_has_with_its_parcelas_is_read_with_no_model(
@@ -823,6 +824,7 @@ def test_a_card_said_denying_one_it_was_never_on_is_the_models() -> None:
     ("ops, foi em 4x", {"installments": 4}),
     ("foi no itaú, em 3x", {"card": "Itaú Visa", "installments": 3}),
     ("em três vezes", {"installments": 3}),
+    ("parcelado em 2", {"installments": 2}),                 # the count by the verb, alone after "em"
 ])
 def test_parcelas_told_after_a_card_purchases_preview_are_read_against_it(told: str, change: dict[str, Any]) -> None:
     last = {**spend("Mercado", "900", card="Nubank"), "operationId": "op-1"}
@@ -867,7 +869,7 @@ def test_a_short_nickname_that_begins_no_member_or_stands_apart_is_the_models(te
                                               ("lança de novo, 45", "45"), ("de novo, 45", "45"),
                                               ("esquece, era 45", "45"), ("apaga e lança 45", "45"),
                                               ("cancela e lança 45", "45"), ("cancela esse, lança 45", "45"),
-                                              ("anula, foi 45", "45")])
+                                              ("anula, foi 45", "45"), ("esquece esse, o certo é 45", "45")])
 def test_a_cancel_or_a_redo_before_the_value_said_again_corrects_the_last_preview(text: str, amount: str) -> None:
     last = {**spend("Mercado", "50"), "operationId": "op-1"}
 
@@ -949,3 +951,8 @@ async def test_an_asterisk_correction_in_the_chat_reads_the_preview_before_it_wi
 
 def test_credit_with_no_card_named_is_the_models() -> None:
     assert reader_with_cards().read("mercado 90 no crédito") is None
+
+
+def test_a_purchase_divided_in_two_after_its_preview_is_the_models_it_may_be_the_bill_split() -> None:
+    last = {**spend("Mercado", "900", card="Nubank"), "operationId": "op-1"}
+    assert reader_with_cards().read("dividi em 2", last) is None

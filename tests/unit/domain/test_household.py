@@ -176,3 +176,24 @@ def test_a_short_ending_or_one_that_ends_two_names_is_nobody(asked: str) -> None
 
     with pytest.raises(UnknownMember):
         household.member_named(asked)
+
+
+@pytest.mark.parametrize(("asked", "meant"), [("Gabi", "Gabriela"), ("vini", "Vinícius")])
+def test_a_short_nickname_of_a_members_first_syllable_is_that_member_where_only_a_member_can_stand(
+        asked: str, meant: str) -> None:
+    household = casa()
+    household.add_member("Gabriela")
+    household.add_member("Vinícius")
+
+    assert household.member_named(asked).name == meant
+
+
+@pytest.mark.parametrize("asked", ["Gabriel",   # a name of its own, not a nickname
+                                   "Gab"])      # the first syllable of two members
+def test_a_longer_name_or_a_syllable_two_members_share_is_nobody(asked: str) -> None:
+    household = casa()
+    household.add_member("Gabriela")
+    household.add_member("Gabriele")
+
+    with pytest.raises(UnknownMember):
+        household.member_named(asked)
