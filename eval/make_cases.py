@@ -2552,6 +2552,91 @@ def build() -> list[dict[str, Any]]:
     eleventh("two-02", "gm", qi, say(Ga, "gastei 40 de estacionamento e 30 de recarga",
                                      spend("Estacionamento", outu, 40), spend("Celular", outu, 30)), press_ok())
 
+    # ---------------------------------------------------------------- twelfth dev batch (Goiânia, chatty)
+    # Written apart, after the eleventh's changes and before any change for it: the same couple a
+    # month on, writing as people do when they talk: a spend with a reason, a remark, a complaint or
+    # a detail beside it; corrections that say why; "mais" for another spend.
+    twelfth = b.batch("twelfth")
+    qn = "2026-11-18"  # a Wednesday: ontem 17/11, domingo 15/11, dia 10 is 10/11; mês passado October
+    nov3, out3 = month(d(qn)), month(d(qn), 1)
+
+    twelfth("remark-01", "gm", qn, say(Ga, "paguei a Saneago, 94,20, veio mais alta por causa do vazamento",
+                                       spend("Água", nov3, "94.20")), press_ok())
+    twelfth("remark-02", "gm", qn, say(M, "fiz a feira hoje, 63,40, tudo caríssimo", spend("Feira", nov3, "63.40")),
+            press_ok())
+    twelfth("remark-03", "gm", qn, say(Ga, "churrasco de domingo: 187 de carne, valeu a pena kkk",
+                                       spend("Açougue", nov3, 187)), press_ok())
+    twelfth("remark-04", "gm", qn, say(M, "mercado 412,80 e ainda esqueci o sabão", spend("Supermercado", nov3, "412.80")),
+            press_ok())
+    twelfth("remark-05", "gm", qn, say(Ga, "gastei 35 de zona azul essa semana, absurdo", spend("Estacionamento", nov3, 35)),
+            press_ok())
+    twelfth("remark-06", "gm", qn, say(M, "pedimos pizza ontem, deu 78", spend("Restaurantes", nov3, 78)), press_ok())
+    twelfth("remark-07", "gm", qn, say(Ga, "comprei remédio pra gripe, 42,90 na Drogasil", spend("Farmácia", nov3, "42.90")),
+            press_ok())
+    twelfth("remark-08", "gm", qn, say(M, "o vet da Frida foi 280, ela tá bem", spend("Pet", nov3, 280)), press_ok())
+    twelfth("remark-09", "gm", qn, say(Ga, "abasteci hoje, 200 de gasolina, o preço subiu de novo",
+                                       spend("Combustível", nov3, 200)), press_ok())
+    twelfth("remark-10", "gm", qn, say(M, "a internet veio 109,90 esse mês, 10 a mais que o normal",
+                                       spend("Internet", nov3, "109.90")), press_ok())
+    twelfth("remark-11", "gm", qn, say(Ga, "curso de inglês pago, 350 ✅", spend("Curso de inglês", nov3, 350)), press_ok())
+    twelfth("remark-12", "gm", qn, say(M, "paguei o condomínio hoje, 430, sem multa ufa", spend("Condomínio", nov3, 430)),
+            press_ok())
+    twelfth("remark-13", "gm", qn, say(Ga, "lanche na rua 27,50", spend("Restaurantes", nov3, "27.50")), press_ok())
+    twelfth("remark-14", "gm", qn, say(M, "gastei 58 no verdurão, tinha promoção de manga", spend("Feira", nov3, 58)),
+            press_ok())
+    twelfth("remark-15", "gm", qn, say(Ga, "academia 150, renovei o plano", spend("Academia", nov3, 150)), press_ok())
+    twelfth("remark-16", "gm", qn, say(M, "pagamos o aluguel, 1.900, tudo certo", spend("Aluguel", nov3, 1900)),
+            press_ok())
+    twelfth("remark-17", "gm", qn, say(Ga, "etanol 150, tava 4,19 o litro", spend("Combustível", nov3, 150)), press_ok())
+    twelfth("remark-18", "gm", qn, say(M, "conta de luz chegou: 243,60. ar condicionado né", spend("Luz", nov3, "243.60")),
+            press_ok())
+
+    twelfth("why-01", "gm", qn,
+            say(Ga, "mercado 412", spend("Supermercado", nov3, 412)),
+            say(Ga, "na verdade foi 421, olhei a nota", spend("Supermercado", nov3, 421)),
+            press_ok())
+    twelfth("why-02", "gm", qn,
+            say(M, "pizza 78", spend("Restaurantes", nov3, 78)),
+            say(M, "era 87, esqueci a taxa de entrega", spend("Restaurantes", nov3, 87)),
+            press_ok())
+    twelfth("why-03", "gm", qn,
+            say(Ga, "Saneago 94", spend("Água", nov3, 94)),
+            say(Ga, "não, 49, li errado", spend("Água", nov3, 49)),
+            press_ok())
+    twelfth("why-04", "gm", qn,
+            say(M, "gasolina 200", spend("Combustível", nov3, 200)),
+            say(M, "200 não, 220, arredondei errado", spend("Combustível", nov3, 220)),
+            press_ok())
+    twelfth("why-05", "gm", qn,
+            say(Ga, "carne 187", spend("Açougue", nov3, 187)),
+            press_no(),
+            say(Ga, "lança 178 de carne, tinha digitado errado", spend("Açougue", nov3, 178)),
+            press_ok())
+
+    twelfth("when-01", "gm", qn, say(M, "ontem à tarde 45 de estacionamento no shopping",
+                                     spend("Estacionamento", nov3, 45)), press_ok())
+    twelfth("when-02", "gm", qn, say(Ga, "no fim de semana gastamos 320 no Atacadão", spend("Supermercado", nov3, 320)),
+            press_ok())
+    twelfth("when-03", "gm", qn, say(M, "mês passado esqueci de lançar a recarga, 30", spend("Celular", out3, 30)),
+            press_ok())
+    twelfth("when-04", "gm", qn, say(Ga, "dia 10 paguei o condomínio, 430", spend("Condomínio", nov3, 430)),
+            press_ok())
+
+    twelfth("more-01", "gm", qn, say(M, "registra mais 50 de feira", spend("Feira", nov3, 50)), press_ok())
+    twelfth("more-02", "gm", qn, say(Ga, "mais 35 de zona azul", spend("Estacionamento", nov3, 35)), press_ok())
+    twelfth("more-03", "gm", qn, say(M, "coloca mais 120 no mercado", spend("Supermercado", nov3, 120)), press_ok())
+
+    twelfth("two-01", "gm", qn, say(Ga, "farmácia 42 e lanche 15", spend("Farmácia", nov3, 42),
+                                    spend("Restaurantes", nov3, 15)), press_ok())
+    twelfth("payer-01", "gm", qn, say(M, "o Mateus pagou a pizza ontem, 78", paid(spend("Restaurantes", nov3, 78), M)),
+            press_ok())
+    twelfth("payer-02", "gm", qn, say(Ga, "foi a Gabriela que pagou a ração, 280", paid(spend("Pet", nov3, 280), Ga)),
+            press_ok())
+    twelfth("card-01", "gm", qn, say(M, "iFood 64,90 no roxinho, de novo pizza",
+                                     on_card(spend("Restaurantes", nov3, "64.90"), nubank)), press_ok())
+    twelfth("card-02", "gm", qn, say(Ga, "mercado 520 no Inter, parcelei em 2",
+                                     on_card(spend("Supermercado", nov3, 520), inter, 2)), press_ok())
+
     return b.cases
 
 
