@@ -181,7 +181,7 @@ class SpendReader:
             value_at = _after_lead(said)  # "cancela, era 230", "lança de novo, 1.150"
             if value_at is not None:
                 return self._corrected(scan(text[value_at:], today=self.today), last)
-        if last is not None and said.words and opens_correction(said.words):
+        if last is not None and said.words and (opens_correction(said.words) or _opens_denying(said, last)):
             return None if "?" in text else self._corrected(said, last)
         if last is not None and "?" not in text and restates(said.words):
             corrected = self._corrected(said, last)  # "foi 25, vc trocou os números"
@@ -921,7 +921,7 @@ _THEN_AT: Final = frozenset({"no", "na", "fui", "passei", "paguei", "gastei", "c
 _NOT_AFTER: Final = frozenset({"amanha", "dia", "mes", "vencimento", "fechamento"})  # "depois do dia 10": a plan
 # Refused words that, in a clause of their own with no amount, no day and no name, only remark on
 # a spend ("…, 159,90, tá tudo caro demais", "…, era o remédio da febre do pequeno", "…, agora vai 💪").
-_REMARKING: Final = frozenset({"ta", "tah", "esta", "ja", "era", "tipo", "agora", "vai"})
+_REMARKING: Final = frozenset({"ta", "tah", "esta", "ja", "era", "tipo", "agora", "vai", "sem"})  # "…, sem multa ufa"
 _DISCOUNT: Final = frozenset({"desconto", "descontinho"})
 _SOME: Final = frozenset({"uns", "umas"})
 
@@ -1024,6 +1024,17 @@ def _correction(name: str, arguments: dict[str, Any], last: Mapping[str, Any]) -
     operation_id = last.get("operationId")
     return [{"name": name, "arguments": arguments,
              **({"corrects": operation_id} if isinstance(operation_id, str) else {})}]
+
+
+def _opens_denying(said: Scan, last: Mapping[str, Any]) -> bool:
+    """Whether the message opens with the last call's amount and "não" ("200 não, 220"): a
+    correction, as one that opens with "não"."""
+    old = (last.get("arguments") or {}).get(_MONEY_ARGUMENT.get(str(last.get("name")), ""))
+    old_amount = old.get("amount") if isinstance(old, Mapping) else None
+    first = said.amounts[0] if said.amounts else None
+    return first is not None and first.first == 0 and old_amount is not None \
+        and first.last + 1 < len(said.words) and said.words[first.last + 1] == "nao" \
+        and Decimal(str(old_amount)) == first.value
 
 
 def _refused(word: str) -> bool:

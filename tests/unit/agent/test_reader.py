@@ -96,6 +96,7 @@ def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> di
     ("comprei umas frutas na feira, 30", [spend("Mercado", "30")]),  # "umas" before no amount
     ("gastei 45 na farmácia só pra mim", [spend("Farmácia", "45", shared=False)]),
     ("fiz o pix do aluguel, 2500", [spend("Aluguel", "2500")]),  # how the rent was paid
+    ("paguei o condomínio, 430, sem multa ufa", [spend("Condomínio", "430")]),  # a remark
 ])
 def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict[str, Any]] | None) -> None:
     assert reader().read(text) == calls
@@ -779,6 +780,7 @@ def test_a_pause_before_the_amount_is_no_price_and_parcelas_may_be_said_in_words
     ("*45", {"amount": {"amount": "45", "currency": "BRL"}}),               # the chat's asterisk
     ("45*", {"amount": {"amount": "45", "currency": "BRL"}}),
     ("foi no crédito do nubank", {"card": "Nubank"}),
+    ("50 não, 45, arredondei errado", {"amount": {"amount": "45", "currency": "BRL"}}),  # opens with the old amount denied
 ])
 def test_a_correction_of_the_expense_card_payer_or_amount_and_day_is_read_against_the_preview(
         correction: str, change: dict[str, Any]) -> None:
@@ -799,6 +801,7 @@ def test_a_correction_of_the_expense_card_payer_or_amount_and_day_is_read_agains
     "paguei ontem 45",                       # a value beside the day: a new spend, or a correction?
     "opa, 45 não, 50",                       # "não" after 45, which was never the amount
     "45 não 50",                             # which one "não" denies is not written
+    "45 não, 50",                            # 45 was never the amount
 ])
 def test_a_correction_of_card_or_payer_the_reader_is_unsure_of_is_the_models(correction: str) -> None:
     last = {**spend("Mercado", "50"), "operationId": "op-1"}
