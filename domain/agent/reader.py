@@ -181,7 +181,7 @@ class SpendReader:
             value_at = _after_lead(said)  # "cancela, era 230", "lança de novo, 1.150"
             if value_at is not None:
                 return self._corrected(scan(text[value_at:], today=self.today), last)
-        if last is not None and said.words and (opens_correction(said.words) or _opens_denying(said, last)):
+        if last is not None and said.words and opens_correction(said.words):
             return None if "?" in text else self._corrected(said, last)
         if last is not None and "?" not in text and restates(said.words):
             corrected = self._corrected(said, last)  # "foi 25, vc trocou os números"
@@ -1024,17 +1024,6 @@ def _correction(name: str, arguments: dict[str, Any], last: Mapping[str, Any]) -
     operation_id = last.get("operationId")
     return [{"name": name, "arguments": arguments,
              **({"corrects": operation_id} if isinstance(operation_id, str) else {})}]
-
-
-def _opens_denying(said: Scan, last: Mapping[str, Any]) -> bool:
-    """Whether the message opens with the last call's amount and "não" ("200 não, 220"): a
-    correction, as one that opens with "não"."""
-    old = (last.get("arguments") or {}).get(_MONEY_ARGUMENT.get(str(last.get("name")), ""))
-    old_amount = old.get("amount") if isinstance(old, Mapping) else None
-    first = said.amounts[0] if said.amounts else None
-    return first is not None and first.first == 0 and old_amount is not None \
-        and first.last + 1 < len(said.words) and said.words[first.last + 1] == "nao" \
-        and Decimal(str(old_amount)) == first.value
 
 
 def _refused(word: str) -> bool:

@@ -112,11 +112,12 @@ _CLOSING_PHRASES: Final = (("na", "verdade"), ("na", "vdd"), ("na", "real"))
 
 
 def opens_correction(words: Sequence[str]) -> bool:
-    """Whether a message's folded words open as a correction ("não, …", "amor, foi mal, …"), or
-    close as one ("é 81 na verdade")."""
+    """Whether a message's folded words open as a correction ("não, …", "amor, foi mal, …", an
+    amount denied: "200 não, 220"), or close as one ("é 81 na verdade")."""
     words = _after_vocatives(words)
     return bool(words) and (words[0] in CORRECTION_OPENERS
                             or any(tuple(words[:len(phrase)]) == phrase for phrase in _CORRECTION_PHRASES)
+                            or (len(words) > 1 and words[1] == "nao" and any(c.isdigit() for c in words[0]))
                             or any(len(words) > len(phrase) and tuple(words[-len(phrase):]) == phrase
                                    for phrase in _CLOSING_PHRASES))
 

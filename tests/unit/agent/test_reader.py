@@ -959,3 +959,14 @@ def test_credit_with_no_card_named_is_the_models() -> None:
 def test_a_purchase_divided_in_two_after_its_preview_is_the_models_it_may_be_the_bill_split() -> None:
     last = {**spend("Mercado", "900", card="Nubank"), "operationId": "op-1"}
     assert reader_with_cards().read("dividi em 2", last) is None
+
+
+async def test_a_correction_that_opens_with_the_old_amount_denied_reads_the_preview_before_it() -> None:
+    model = ScriptedModel()
+    chat, _ = await chat_with(model)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    [call_made] = (await chat.send("50 não, 45, arredondei errado", sender="Ana")).tool_calls
+
+    assert call_made.source == READER and call_made.args["amount"] == {"amount": "45", "currency": "BRL"}
+    assert model.requests == []
