@@ -57,6 +57,7 @@ from domain.reading.replies import (
     restates,
     starred,
     tells_late,
+    without_tag_question,
 )
 from domain.reading.spelled import spelled_at
 from domain.text import fold, matches_any, phrase_spans
@@ -174,6 +175,7 @@ class SpendReader:
         ("coloquei 2k no carro novo"); None when unsure."""
         if not text or len(text) > MAX_TEXT or "\n" in text.strip():
             return None
+        text = without_tag_question(text)  # "lança 50 no mercado, blz?": the statement
         said = scan(text, today=self.today)
         if last is not None and starred(text):  # "*213": the value of the message before, put right
             return self._corrected(scan(text.replace("*", " "), today=self.today), last)

@@ -175,6 +175,17 @@ def refers_back(text: str) -> bool:
     return bool(BACK_TO_A_GOAL.search(text))
 
 
+# A tag question after a statement ("lança 50 no mercado, blz?", "era 40, né?"): it asks for
+# nothing; the statement is what the member says.
+_TAG_QUESTION: Final = re.compile(
+    r"[,\s]+(?:blz|beleza|ok|okay|pode ser|pode|t[aá]|n[eé]|certo|combinado|fechado)\s*\?+\s*$", re.IGNORECASE)
+
+
+def without_tag_question(text: str) -> str:
+    """`text` without a tag question at its end ("…, blz?", "…, né?"), or as it is."""
+    return _TAG_QUESTION.sub("", text) if "?" not in _TAG_QUESTION.sub("", text) else text
+
+
 def starred(text: str) -> bool:
     """Whether `text` is a chat's correction by asterisk: the right value with one "*" before or
     after it ("*213", "213*"), as a member fixes the message before."""

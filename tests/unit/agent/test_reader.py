@@ -97,6 +97,8 @@ def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> di
     ("gastei 45 na farmácia só pra mim", [spend("Farmácia", "45", shared=False)]),
     ("fiz o pix do aluguel, 2500", [spend("Aluguel", "2500")]),  # how the rent was paid
     ("paguei o condomínio, 430, sem multa ufa", [spend("Condomínio", "430")]),  # a remark
+    ("lança 50 no mercado, blz?", [spend("Mercado", "50")]),   # a tag question asks for nothing
+    ("mercado 50 ok?", [spend("Mercado", "50")]),
 ])
 def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict[str, Any]] | None) -> None:
     assert reader().read(text) == calls
@@ -105,6 +107,8 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
 @pytest.mark.parametrize("text", [
     "quanto gastei no mercado e na luz?",    # a question about two expenses
     "não, era 40?",                          # a correction asked
+    "mercado 50?",                           # a spend asked about
+    "gastei 50 no mercado? blz?",
     "o aluguel subiu uns 200",               # a change by an amount (to one: adjustments.py)
     "internet foi pra 120 semana passada",
     "sobe o mercado pra 1.800 que tá faltando",
