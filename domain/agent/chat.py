@@ -44,6 +44,11 @@ MAX_MODEL_ID = 48
 SCOPE_DIGITS = 12
 MINTED = "op"  # a write call without an operationId gets "op~<digest>"
 PREVIEWS_SENT = "(Prévia enviada; aguardando ✅ Confirmar de um membro.)"
+# Said to a model that answered by repeating the history (the placeholder above, a tool result):
+# weak models do, after a preview. Sent once, never stored.
+_ECHO_LENGTH = 40  # characters of an earlier reply of the model's that, said again word for word, is an echo
+ECHO_NUDGE = ("That repeated an earlier message. Answer the member's last message: call the tool it "
+              "needs, or reply in words.")
 
 FAILURE_REPLIES = {
     FailureKind.UNREACHABLE: "Não consegui falar com o modelo de linguagem agora (serviço fora do ar).",
@@ -183,6 +188,7 @@ class AgentChat:
         reply = AgentReply(text="")
         schemas = self.schemas()
         ran_tools = False
+        nudged: list[int] = []  # where the echo and its nudge sit in `new`: sent, never stored
         for step in range(self.max_steps):
             try:
                 answer = check_answer(await model.complete([*messages, shown, *new[1:]], schemas))
@@ -204,6 +210,16 @@ class AgentChat:
                 log.warning("model answered %d tool calls; running %d", len(answer["tool_calls"]),
                             MAX_TOOL_CALLS_PER_ANSWER)
                 answer["tool_calls"] = answer["tool_calls"][:MAX_TOOL_CALLS_PER_ANSWER]
+            if echoes(answer, [*history, *new]):
+                if nudged:  # twice: no answer to show, and nothing the history should keep
+                    reply.text, reply.failure = (failure_reply(FailureKind.INVALID_RESPONSE, self.failure_note),
+                                                 FailureKind.INVALID_RESPONSE)
+                    break
+                log.warning("model repeated the history; nudging once")
+                nudged = [len(new), len(new) + 1]
+                new.extend([{"role": "assistant", "content": answer.get("content")},
+                            {"role": "user", "content": ECHO_NUDGE}])
+                continue
             new.append(replayable(answer))
             if not answer.get("tool_calls"):
                 # Text ends the turn; so does an empty answer after tool results (weak models
@@ -235,7 +251,10 @@ class AgentChat:
         else:
             reply.text = "Não consegui concluir o pedido agora; pode reformular?"
             new.append({"role": "assistant", "content": reply.text})
-        await self.conversations.append(self.conversation_id, new)
+        if reply.failure is FailureKind.INVALID_RESPONSE and nudged and new[-1].get("role") != "assistant":
+            new.append({"role": "assistant", "content": reply.text})
+        await self.conversations.append(self.conversation_id,
+                                        [m for i, m in enumerate(new) if i not in nudged])
         return reply
 
     async def _agreed(self, user: Message, text: str, sender: str | None,
@@ -652,6 +671,20 @@ def replayable(answer: dict[str, Any]) -> dict[str, Any]:
             valid = False
         safe.append(c if valid else {**c, "function": {**c["function"], "arguments": "{}"}})
     return {**answer, "tool_calls": safe}
+
+
+def echoes(answer: Mapping[str, Any], history: Sequence[Message]) -> bool:
+    """Whether an answer with text and no calls only repeats the history: the placeholder a turn
+    of previews ends on, a tool's result ("<tool_response>…"), or an earlier message word for word
+    (a reply of the model's only when it is long: "Feito!" may well be said twice)."""
+    text = (answer.get("content") or "").strip()
+    if answer.get("tool_calls") or not text:
+        return False
+    if text == PREVIEWS_SENT or text.startswith(("<tool_response>", '{"operationId"')):
+        return True
+    return any((message.get("role") == "tool" or (message.get("role") == "assistant" and len(text) >= _ECHO_LENGTH))
+               and (message.get("content") or "").strip() == text
+               for message in history if isinstance(message.get("content"), str))
 
 
 def add_usage(total: dict[str, int], usage: Any) -> None:

@@ -7,7 +7,8 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from domain.agent.chat import AgentChat
+from domain.agent.chat import ECHO_NUDGE, PREVIEWS_SENT, AgentChat
+from domain.agent.conversation import InMemoryConversationStore
 from domain.agent.model import FailureKind
 from domain.budget import Budget
 from domain.in_memory import InMemoryBudgetRepository
@@ -185,3 +186,43 @@ async def test_a_write_call_without_an_operation_id_gets_one_from_its_arguments_
     assert minted.startswith("op~") and proposed.tool_calls[0].args == args, "args stay as the model sent them"
     assert done.receipts[0].operation_id == minted and done.receipts[0].persisted
     assert await june(repo) == Money.of(12, "BRL")
+
+
+async def test_a_model_that_repeats_the_previews_placeholder_is_nudged_once_and_its_call_then_runs() -> None:
+    _, tools, _ = await world()
+    conversations = InMemoryConversationStore()
+    model = ScriptedModel(call("recordSpend", spend("50")), say(PREVIEWS_SENT),
+                          call("recordSpend", spend("40", "op-2")))
+    chat = AgentChat.create(model, tools, conversations=conversations, conversation_id="c1")
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    reply = await chat.send("não, era 40", sender="Ana")
+
+    [proposal] = reply.tool_calls
+    assert proposal.args["amount"]["amount"] == Decimal("40") and proposal.error is None
+    assert model.requests[2].contents[-2:] == [PREVIEWS_SENT, ECHO_NUDGE]
+    stored = await conversations.recent("c1", 10)
+    assert ECHO_NUDGE not in [m.get("content") for m in stored]
+
+
+async def test_a_model_that_repeats_the_history_twice_gets_no_text_shown_and_an_invalid_response() -> None:
+    _, tools, _ = await world()
+    model = ScriptedModel(call("recordSpend", spend("50")), say(PREVIEWS_SENT), say(PREVIEWS_SENT))
+    chat = AgentChat.create(model, tools)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    reply = await chat.send("não, era 40", sender="Ana")
+
+    assert reply.failure is FailureKind.INVALID_RESPONSE and PREVIEWS_SENT not in reply.text
+    assert not reply.tool_calls and len(model.requests) == 3
+
+
+async def test_a_short_reply_said_again_is_no_echo() -> None:
+    _, tools, _ = await world()
+    model = ScriptedModel(say("De nada!"), say("De nada!"))
+    chat = AgentChat.create(model, tools)
+    await chat.send("valeu", sender="Ana")
+
+    reply = await chat.send("obrigada de novo", sender="Ana")
+
+    assert reply.text == "De nada!" and reply.failure is None and len(model.requests) == 2
