@@ -44,11 +44,7 @@ MAX_MODEL_ID = 48
 SCOPE_DIGITS = 12
 MINTED = "op"  # a write call without an operationId gets "op~<digest>"
 PREVIEWS_SENT = "(Prévia enviada; aguardando ✅ Confirmar de um membro.)"
-# Said to a model that answered by repeating the history (the placeholder above, a tool result):
-# weak models do, after a preview. Sent once, never stored.
 _ECHO_LENGTH = 40  # characters of an earlier reply of the model's that, said again word for word, is an echo
-ECHO_NUDGE = ("That repeated an earlier message. Answer the member's last message: call the tool it "
-              "needs, or reply in words.")
 
 FAILURE_REPLIES = {
     FailureKind.UNREACHABLE: "Não consegui falar com o modelo de linguagem agora (serviço fora do ar).",
@@ -188,7 +184,6 @@ class AgentChat:
         reply = AgentReply(text="")
         schemas = self.schemas()
         ran_tools = False
-        nudged: list[int] = []  # where the echo and its nudge sit in `new`: sent, never stored
         for step in range(self.max_steps):
             try:
                 answer = check_answer(await model.complete([*messages, shown, *new[1:]], schemas))
@@ -211,15 +206,13 @@ class AgentChat:
                             MAX_TOOL_CALLS_PER_ANSWER)
                 answer["tool_calls"] = answer["tool_calls"][:MAX_TOOL_CALLS_PER_ANSWER]
             if echoes(answer, [*history, *new]):
-                if nudged:  # twice: no answer to show, and nothing the history should keep
-                    reply.text, reply.failure = (failure_reply(FailureKind.INVALID_RESPONSE, self.failure_note),
-                                                 FailureKind.INVALID_RESPONSE)
-                    break
-                log.warning("model repeated the history; nudging once")
-                nudged = [len(new), len(new) + 1]
-                new.extend([{"role": "assistant", "content": answer.get("content")},
-                            {"role": "user", "content": ECHO_NUDGE}])
-                continue
+                # No answer to show: it would tell of a preview never made. A nudge was tried on
+                # dev: the 1.5B model then copied the prompt's example instead ("Não, foi 250.").
+                log.warning("model repeated the history")
+                reply.text, reply.failure = (failure_reply(FailureKind.INVALID_RESPONSE, self.failure_note),
+                                             FailureKind.INVALID_RESPONSE)
+                new.append({"role": "assistant", "content": reply.text})
+                break
             new.append(replayable(answer))
             if not answer.get("tool_calls"):
                 # Text ends the turn; so does an empty answer after tool results (weak models
@@ -251,10 +244,7 @@ class AgentChat:
         else:
             reply.text = "Não consegui concluir o pedido agora; pode reformular?"
             new.append({"role": "assistant", "content": reply.text})
-        if reply.failure is FailureKind.INVALID_RESPONSE and nudged and new[-1].get("role") != "assistant":
-            new.append({"role": "assistant", "content": reply.text})
-        await self.conversations.append(self.conversation_id,
-                                        [m for i, m in enumerate(new) if i not in nudged])
+        await self.conversations.append(self.conversation_id, new)
         return reply
 
     async def _agreed(self, user: Message, text: str, sender: str | None,

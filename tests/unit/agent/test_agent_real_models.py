@@ -7,7 +7,9 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from domain.agent.chat import ECHO_NUDGE, PREVIEWS_SENT, AgentChat
+import pytest
+
+from domain.agent.chat import PREVIEWS_SENT, AgentChat
 from domain.agent.conversation import InMemoryConversationStore
 from domain.agent.model import FailureKind
 from domain.budget import Budget
@@ -188,33 +190,32 @@ async def test_a_write_call_without_an_operation_id_gets_one_from_its_arguments_
     assert await june(repo) == Money.of(12, "BRL")
 
 
-async def test_a_model_that_repeats_the_previews_placeholder_is_nudged_once_and_its_call_then_runs() -> None:
-    _, tools, _ = await world()
+async def test_a_model_that_repeats_the_previews_placeholder_shows_no_text_and_writes_nothing() -> None:
+    _, tools, log = await world()
     conversations = InMemoryConversationStore()
-    model = ScriptedModel(call("recordSpend", spend("50")), say(PREVIEWS_SENT),
-                          call("recordSpend", spend("40", "op-2")))
+    model = ScriptedModel(call("recordSpend", spend("50")), say(PREVIEWS_SENT))
     chat = AgentChat.create(model, tools, conversations=conversations, conversation_id="c1")
     await chat.send("gastei 50 no mercado", sender="Ana")
 
     reply = await chat.send("não, era 40", sender="Ana")
 
-    [proposal] = reply.tool_calls
-    assert proposal.args["amount"]["amount"] == Decimal("40") and proposal.error is None
-    assert model.requests[2].contents[-2:] == [PREVIEWS_SENT, ECHO_NUDGE]
-    stored = await conversations.recent("c1", 10)
-    assert ECHO_NUDGE not in [m.get("content") for m in stored]
+    assert reply.failure is FailureKind.INVALID_RESPONSE and PREVIEWS_SENT not in reply.text
+    assert not reply.tool_calls and len(model.requests) == 2  # no request more
+    stored = [m.get("content") for m in await conversations.recent("c1", 10)]
+    assert stored[-1] == reply.text and stored.count(PREVIEWS_SENT) == 1
+    assert len(await log.pending()) == 1  # the first preview only: nothing proposed, nothing written
 
 
-async def test_a_model_that_repeats_the_history_twice_gets_no_text_shown_and_an_invalid_response() -> None:
+@pytest.mark.parametrize("echo", ['<tool_response>\n{"operationId":"op-1"}', '{"operationId":"op-1","confirmed":false}'])
+async def test_a_model_that_repeats_a_tools_result_shows_no_text(echo: str) -> None:
     _, tools, _ = await world()
-    model = ScriptedModel(call("recordSpend", spend("50")), say(PREVIEWS_SENT), say(PREVIEWS_SENT))
+    model = ScriptedModel(call("recordSpend", spend("50")), say(echo))
     chat = AgentChat.create(model, tools)
     await chat.send("gastei 50 no mercado", sender="Ana")
 
     reply = await chat.send("não, era 40", sender="Ana")
 
-    assert reply.failure is FailureKind.INVALID_RESPONSE and PREVIEWS_SENT not in reply.text
-    assert not reply.tool_calls and len(model.requests) == 3
+    assert reply.failure is FailureKind.INVALID_RESPONSE and "operationId" not in reply.text
 
 
 async def test_a_short_reply_said_again_is_no_echo() -> None:
