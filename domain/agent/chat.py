@@ -206,11 +206,18 @@ class AgentChat:
                             MAX_TOOL_CALLS_PER_ANSWER)
                 answer["tool_calls"] = answer["tool_calls"][:MAX_TOOL_CALLS_PER_ANSWER]
             if echoes(answer, [*history, *new]):
-                # No answer to show: it would tell of a preview never made. A nudge was tried on
-                # dev: the 1.5B model then copied the prompt's example instead ("Não, foi 250.").
+                # Not to be shown: it would tell of a preview never made, or be a tool's JSON. The
+                # reads this turn made, answered as the reader's are, when it made any; else an
+                # invalid response. (A nudge was tried on dev: the 1.5B model then copied the
+                # prompt's example instead, "Não, foi 250.")
                 log.warning("model repeated the history")
-                reply.text, reply.failure = (failure_reply(FailureKind.INVALID_RESPONSE, self.failure_note),
-                                             FailureKind.INVALID_RESPONSE)
+                reads = [call for call in reply.tool_calls if call.error is None and self._reads({"name": call.name})]
+                answered = await self.answer(reads) if reads and self.answer is not None else None
+                if answered:
+                    reply.text = answered
+                else:
+                    reply.text, reply.failure = (failure_reply(FailureKind.INVALID_RESPONSE, self.failure_note),
+                                                 FailureKind.INVALID_RESPONSE)
                 new.append({"role": "assistant", "content": reply.text})
                 break
             new.append(replayable(answer))

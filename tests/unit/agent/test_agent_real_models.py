@@ -227,3 +227,19 @@ async def test_a_short_reply_said_again_is_no_echo() -> None:
     reply = await chat.send("obrigada de novo", sender="Ana")
 
     assert reply.text == "De nada!" and reply.failure is None and len(model.requests) == 2
+
+
+async def test_a_model_that_repeats_a_reads_result_after_it_gets_the_read_answered_as_the_reader_answers() -> None:
+    _, tools, _ = await world()
+    model = ScriptedModel(call("budgetStatus", {"period": "2026-06"}),
+                          say('<tool_response>\n{"period":"2026-06","expenses":[]}\n</tool_response>'))
+    answered: list[str] = []
+
+    async def answer(calls: Any) -> str:
+        answered.extend(c.name for c in calls)
+        return "Junho: R$ 0,00 de R$ 1.500,00."
+
+    reply = await AgentChat.create(model, tools, answer=answer).send("como tá o mês?", sender="Ana")
+
+    assert reply.text == "Junho: R$ 0,00 de R$ 1.500,00." and reply.failure is None
+    assert answered == ["budgetStatus"] and len(model.requests) == 2
