@@ -22,7 +22,7 @@ from domain.reading.replies import may_correct, only_agrees, refers_back
 from domain.text import fold
 from domain.tools.base import Tool, WriteArgs, WriteTool, compact_json
 from domain.tools.confirmer import Confirmer
-from domain.tools.grounding import Said, ground
+from domain.tools.grounding import Said, asks, ground
 from domain.tools.sharing import NothingOwed
 
 __all__ = ["AgentChat", "AgentReply", "LanguageModel", "ToolCall"]
@@ -237,6 +237,17 @@ class AgentChat:
                 new.append({"role": "tool", "tool_call_id": call.call_id, "content": content})
             reply.tool_calls.extend(calls)
             ran_tools = True
+            if self.answer is not None and asks(text) and not capped \
+                    and all(call.error is None and self._reads({"name": call.name}) for call in calls):
+                # A question the model answered with reads that all ran: the bot words their results
+                # as its read commands do. That saves a request with every result in its prompt, and
+                # a weak model's second answer (it echoed the result's JSON, or wrote a preview never
+                # made). A message that also tells or asks for something is the model's to finish.
+                answered = await self.answer(calls)
+                if answered:
+                    reply.text = answered
+                    new.append({"role": "assistant", "content": answered})
+                    break
             if capped:  # no further model request: this answer already asked for too much
                 reply.text = TOO_MANY_CALLS_REPLY
                 new.append({"role": "assistant", "content": reply.text})

@@ -97,6 +97,8 @@ _SPENT: Final = re.compile(
 _SAVING: Final = re.compile(r"\b(?:junt\w*|guard\w*|poup\w*|economiz\w*|metas?)\b", re.IGNORECASE)
 _AN_EXPENSE: Final = re.compile(r"\bdespesas?\b", re.IGNORECASE)  # "cria a despesa Poupança": they said it
 _INCOME: Final = re.compile(r"\b(?:renda|rendimento\w*|sal[aá]rio\w*|ganh\w*|receb\w*|entra\w*)\b", re.IGNORECASE)
+# What may follow a question's mark and leave it a question ("quanto sobrou? 😅").
+_AFTER_QUESTION: Final = " .!,)😅🤔"
 _SPEAKER: Final = re.compile(r"^\[[^\]]{1,80}\]\s*")
 _ON_CARD: Final = frozenset({"cartao", "credito", "fatura", "parcelei", "parcelado", "parcelada", "parcelas"})
 _INSTALLMENTS: Final = re.compile(r"\b(\d{1,2})\s*(?:x|vezes|parcelas)\b", re.IGNORECASE)
@@ -164,11 +166,24 @@ class Said:
     def is_question(self) -> bool:
         """Whether the whole message asks ("quanto falta pra Amsterdam?", "dá pra juntar 5 mil até
         dezembro?"); one that asks and then tells ("quanto sobrou? e gastei 200") is not."""
-        text = self.text.strip()
-        if "?" in text and text.rsplit("?", 1)[1].strip(" .!,)😅🤔"):
-            return False
-        words = fold(text).split()
-        return bool(words) and (words[0].strip("?,.!") in QUESTION_OPENERS or bool(_CAN_WE.match(text)))
+        return is_question(self.text)
+
+
+def is_question(text: str) -> bool:
+    """`Said.is_question` for any text."""
+    text = text.strip()
+    if "?" in text and text.rsplit("?", 1)[1].strip(_AFTER_QUESTION):
+        return False
+    words = fold(text).split()
+    return bool(words) and (words[0].strip("?,.!") in QUESTION_OPENERS or bool(_CAN_WE.match(text)))
+
+
+def asks(text: str) -> bool:
+    """Whether the message only asks: a whole question, or one ending on its question mark ("e a
+    luz?", "tá sobrando algo esse mês?"). A read the model makes for it needs no words of the
+    model's: the bot words the read's result as its read commands do."""
+    text = text.strip()
+    return is_question(text) or text.rstrip(_AFTER_QUESTION).endswith("?")
 
 
 @dataclass(frozen=True)

@@ -239,7 +239,51 @@ async def test_a_model_that_repeats_a_reads_result_after_it_gets_the_read_answer
         answered.extend(c.name for c in calls)
         return "Junho: R$ 0,00 de R$ 1.500,00."
 
-    reply = await AgentChat.create(model, tools, answer=answer).send("como tá o mês?", sender="Ana")
+    reply = await AgentChat.create(model, tools, answer=answer).send("me mostra o mês", sender="Ana")
 
     assert reply.text == "Junho: R$ 0,00 de R$ 1.500,00." and reply.failure is None
     assert answered == ["budgetStatus"] and len(model.requests) == 2
+
+
+async def test_a_question_the_model_answers_with_reads_is_worded_by_the_bot_with_no_second_request() -> None:
+    _, tools, _ = await world()
+    model = ScriptedModel(call("budgetStatus", {"period": "2026-06"}), say("never asked"))
+    answered: list[str] = []
+
+    async def answer(calls: Any) -> str:
+        answered.extend(c.name for c in calls)
+        return "Junho: R$ 0,00 de R$ 1.500,00."
+
+    chat = AgentChat.create(model, tools, answer=answer)
+    reply = await chat.send("e o mercado, como tá?", sender="Ana")
+
+    assert reply.text == "Junho: R$ 0,00 de R$ 1.500,00." and reply.failure is None
+    assert answered == ["budgetStatus"] and len(model.requests) == 1
+    history = await chat.conversations.recent(chat.conversation_id, 10)
+    assert history[-1] == {"role": "assistant", "content": "Junho: R$ 0,00 de R$ 1.500,00."}
+
+
+@pytest.mark.parametrize("text", ["vê quanto sobrou no mercado e lança o resto na meta", "quanto sobrou? e gastei 200"])
+async def test_a_message_that_does_more_than_ask_gets_the_models_second_request_after_its_reads(text: str) -> None:
+    _, tools, _ = await world()
+    model = ScriptedModel(call("budgetStatus", {"period": "2026-06"}), say("Sobrou R$ 1.500,00."))
+
+    async def answer(calls: Any) -> str:
+        return "Junho: R$ 0,00 de R$ 1.500,00."
+
+    reply = await AgentChat.create(model, tools, answer=answer).send(text, sender="Ana")
+
+    assert reply.text == "Sobrou R$ 1.500,00." and len(model.requests) == 2
+
+
+async def test_a_question_whose_read_was_refused_goes_back_to_the_model_to_recover() -> None:
+    _, tools, _ = await world()
+    model = ScriptedModel(call("budgetStatus", {"month": "2026-06"}), say("De qual mês?"))
+
+    async def answer(calls: Any) -> str:
+        raise AssertionError("a refused read has nothing to word")
+
+    reply = await AgentChat.create(model, tools, answer=answer).send("quanto gastamos?", sender="Ana")
+
+    assert reply.text == "De qual mês?" and len(model.requests) == 2
+    assert reply.tool_calls[0].error is not None

@@ -877,10 +877,23 @@ async def test_a_model_that_reads_and_then_says_nothing_still_leaves_the_member_
     service = agent(storage, clock, model)
     await with_mercado(service)
 
-    outcomes = await service.talk(CHAT, ANA, "como a gente tá indo?")
+    outcomes = await service.talk(CHAT, ANA, "me mostra como a gente tá indo")
 
     assert [o.text for o in outcomes if isinstance(o, Reply)] == [messages.silent_model_text()]
     assert len(model.requests) == 2
+
+
+async def test_a_question_the_model_answers_with_a_read_gets_the_summarys_words_with_one_request(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel(call("budgetStatus", {"period": "2026-06"}), say("never asked"))
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+
+    outcomes = await service.talk(CHAT, ANA, "como a gente tá indo?")
+
+    [reply] = [o.text for o in outcomes if isinstance(o, Reply)]
+    assert reply.startswith("📊 Resumo") and "Mercado" in reply
+    assert len(model.requests) == 1
 
 
 async def test_a_refused_write_followed_by_silence_still_leaves_the_member_an_answer(
