@@ -224,6 +224,9 @@ class FakeLLMServer:
             access_log=False,
             lifespan="off",
             timeout_graceful_shutdown=2,
+            # uvicorn's 5 s keep-alive closes an idle connection just as the client reuses it
+            # (a reset, by timing alone); a test's fake keeps its connections for the whole test.
+            timeout_keep_alive=3600,
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(

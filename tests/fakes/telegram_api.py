@@ -510,6 +510,9 @@ class FakeTelegramAPI:
             http="h11",
             ws="none",
             timeout_graceful_shutdown=2,
+            # uvicorn's 5 s keep-alive closes an idle connection just as the client reuses it
+            # (a reset, by timing alone); a test's fake keeps its connections for the whole test.
+            timeout_keep_alive=3600,
         )
         server = uvicorn.Server(config)
         self._server = server
