@@ -449,13 +449,55 @@ def gabriela_mateus(today: date) -> dict[str, Any]:
     }
 
 
+def beatriz_eduardo(today: date) -> dict[str, Any]:
+    """Florianópolis, a daughter (Alice) and a dog (Thor), income set, two cards (Nubank and Sicredi), two goals."""
+    now = month(today)
+    return {
+        "name": "Bia e Edu (Florianópolis)", "currency": "BRL", "members": ["Beatriz", "Eduardo"], "income": 13600,
+        "expenses": [
+            {"name": "Aluguel", "expected": 2800, "aliases": ["aluguel do apê"], "billingDay": 5,
+             "paymentMethod": "Pix"},
+            {"name": "Condomínio", "expected": 590, "aliases": ["condo", "taxa do prédio"], "billingDay": 10},
+            {"name": "Mercado", "expected": 1900,
+             "aliases": ["supermercado", "Angeloni", "Giassi", "Bistek", "Assaí", "Fort Atacadista"],
+             "actual": {now: Decimal("548.30")}},
+            {"name": "Padaria", "expected": 200, "aliases": ["pão", "padoca"]},
+            {"name": "Luz", "expected": 250, "aliases": ["energia", "Celesc", "conta de luz"]},
+            {"name": "Água", "expected": 120, "aliases": ["Casan"]},
+            {"name": "Gás", "expected": 140, "aliases": ["botijão", "gás de cozinha"]},
+            {"name": "Farmácia", "expected": 240, "aliases": ["remédio", "remédios", "Panvel", "Drogaria Catarinense"]},
+            {"name": "Uber", "expected": 260, "aliases": ["99", "táxi", "corrida"], "actual": {now: Decimal("61.40")}},
+            {"name": "Combustível", "expected": 550, "aliases": ["gasolina", "etanol", "posto"], "actual": {now: 140}},
+            {"name": "Pet", "expected": 320, "aliases": ["ração", "petshop", "veterinário", "vet", "Petz", "Thor"]},
+            {"name": "Escola da Alice", "expected": 1600, "aliases": ["escola", "colégio", "mensalidade da escola"],
+             "billingDay": 5},
+            {"name": "Diarista", "expected": 640, "aliases": ["faxina", "Dona Neide"]},
+            {"name": "Plano de saúde", "expected": 1300, "aliases": ["Unimed", "plano"]},
+            {"name": "Internet", "expected": Decimal("109.90"), "aliases": ["wifi", "Claro"]},
+            {"name": "Restaurantes", "expected": 480, "aliases": ["iFood", "delivery", "restaurante", "lanche"]},
+        ],
+        "cards": [{"name": "Nubank", "closingDay": 28, "dueDay": 5, "aliases": ["roxinho"]},
+                  {"name": "Sicredi Mastercard", "closingDay": 10, "dueDay": 17, "aliases": ["Sicredi", "cartão verde"]}],
+        "goals": [
+            {"name": "Viagem pra Gramado", "target": 7000, "deadline": "2027-06-30",
+             "members": ["Beatriz", "Eduardo"],
+             "contributions": [{"paidBy": "Beatriz", "amount": 1500,
+                                "date": (today - timedelta(days=30)).isoformat()}]},
+            {"name": "Reforma do banheiro", "target": 18000, "deadline": "2027-09-01",
+             "members": ["Beatriz", "Eduardo"],
+             "contributions": [{"paidBy": "Eduardo", "amount": 2500,
+                                "date": (today - timedelta(days=45)).isoformat()}]},
+        ],
+    }
+
+
 HOUSEHOLDS = {"ab": ana_bruno, "cd": carla_diego, "jr": julia_rafael, "lm": lucas_marina, "pt": paula_thiago,
               "fg": fernanda_gustavo, "rc": renata_caio, "lv": larissa_vinicius, "pr": priscila_rodrigo,
               "nf": natalia_felipe, "ch": camila_henrique,
-              "tl": tatiana_leonardo, "gm": gabriela_mateus}
+              "tl": tatiana_leonardo, "gm": gabriela_mateus, "be": beatriz_eduardo}
 CURRENCY = {"ab": "BRL", "cd": "BRL", "jr": "BRL", "lm": "BRL", "pt": "EUR", "fg": "BRL",
             "rc": "BRL", "lv": "BRL", "pr": "BRL", "nf": "BRL",
-            "ch": "BRL", "tl": "BRL", "gm": "BRL"}
+            "ch": "BRL", "tl": "BRL", "gm": "BRL", "be": "BRL"}
 
 # --------------------------------------------------------------------------- expectations
 
@@ -2636,6 +2678,199 @@ def build() -> list[dict[str, Any]]:
                                      on_card(spend("Restaurantes", nov3, "64.90"), nubank)), press_ok())
     twelfth("card-02", "gm", qn, say(Ga, "mercado 520 no Inter, parcelei em 2",
                                      on_card(spend("Supermercado", nov3, 520), inter, 2)), press_ok())
+
+    # ---------------------------------------------------------------- thirteenth dev batch (Florianópolis)
+    # Written apart from the reader (none of its code, docs or test cases read) and before any run on
+    # it: spends as Beatriz ("Bia") and Eduardo ("Edu", "Dudu") write them in the family group, in as
+    # many forms as we could think of (verbs or none, amount first or last, words, "conto", "pila",
+    # "1,2k", "1234.5", brands and aliases, days across the month's turn, no accents, typos, filler,
+    # a remark, who paid, cards and parcelas); corrections and a redo after ❌; two in one message;
+    # and messages that look like spends and are not (questions, an expected amount changed, savings,
+    # income, an acerto, a spend with no amount, a future bill).
+    thirteenth = b.batch("thirteenth")
+    Bi, Ed = "Beatriz", "Eduardo"
+    hb = "2026-09-03"  # a Thursday: ontem Wed 02/09 and anteontem (terça) Tue 01/09 are September;
+    #                    segunda 31/08, domingo 30/08, sábado 29/08, sexta 28/08, dia 28, semana passada
+    #                    (24-30/08) and mês passado are August
+    set13, ago13 = month(d(hb)), month(d(hb), 1)
+    ontem13 = d(hb) - timedelta(days=1)
+    nu13, sic13 = "Nubank", "Sicredi Mastercard"
+
+    # plain, with a verb or none
+    thirteenth("plain-01", "be", hb, say(Bi, "gastei 87,40 no Angeloni", spend("Mercado", set13, "87.40")), press_ok())
+    thirteenth("plain-02", "be", hb, say(Ed, "paguei a conta de luz hoje, R$ 241,37", spend("Luz", set13, "241.37")),
+               press_ok())
+    thirteenth("plain-03", "be", hb, say(Bi, "comprei pão e leite na padoca, 23,80", spend("Padaria", set13, "23.80")),
+               press_ok())
+    thirteenth("plain-04", "be", hb, say(Ed, "saiu 64 o uber pro aeroporto", spend("Uber", set13, 64)), press_ok())
+    thirteenth("plain-05", "be", hb, say(Bi, "lança 2.800 do aluguel", spend("Aluguel", set13, 2800)), press_ok())
+    thirteenth("plain-06", "be", hb, say(Ed, "anota aí: 48 de remédio", spend("Farmácia", set13, 48)), press_ok())
+    thirteenth("plain-07", "be", hb, say(Bi, "registra 640 da faxina do mês", spend("Diarista", set13, 640)), press_ok())
+    thirteenth("plain-08", "be", hb, say(Ed, "coloca o condomínio, 590, já fiz o pix", spend("Condomínio", set13, 590)),
+               press_ok())
+    thirteenth("plain-09", "be", hb, say(Bi, "acabei de pagar a Unimed, 1.300", spend("Plano de saúde", set13, 1300)),
+               press_ok())
+    thirteenth("plain-10", "be", hb, say(Ed, "passei no Bistek e gastei 96,30", spend("Mercado", set13, "96.30")),
+               press_ok())
+
+    # the amount in every shape
+    thirteenth("amount-01", "be", hb, say(Ed, "Fort Atacadista R$1.187,42, compra do mês feita ✅",
+                                          spend("Mercado", set13, "1187.42")), press_ok())
+    thirteenth("amount-02", "be", hb, say(Bi, "gastei 1234.5 no Assaí", spend("Mercado", set13, "1234.50")), press_ok())
+    thirteenth("amount-03", "be", hb, say(Ed, "castração do Thor, mil e duzentos 🐶", spend("Pet", set13, 1200)),
+               press_ok())
+    thirteenth("amount-04", "be", hb, say(Bi, "uniforme e material da escola da Alice, 1,2k",
+                                          spend("Escola da Alice", set13, 1200)), press_ok())
+    thirteenth("amount-05", "be", hb, say(Ed, "duzentos e cinquenta de gasolina no posto da Beira-Mar",
+                                          spend("Combustível", set13, 250)), press_ok())
+    thirteenth("amount-06", "be", hb, say(Bi, "40 conto de pão de queijo na padaria kkk", spend("Padaria", set13, 40)),
+               press_ok())
+    thirteenth("amount-07", "be", hb, say(Ed, "60 pila de uber ontem, voltei da Lagoa tarde",  # ontem: 02/09
+                                          spend("Uber", set13, 60)), press_ok())
+    thirteenth("amount-08", "be", hb, say(Bi, "trinta e dois reais e cinquenta centavos na Drogaria Catarinense",
+                                          spend("Farmácia", set13, "32.50")), press_ok())
+
+    # by an alias or brand
+    thirteenth("alias-01", "be", hb, say(Bi, "Petz 159,90, ração do Thor", spend("Pet", set13, "159.90")), press_ok())
+    thirteenth("alias-02", "be", hb, say(Ed, "peguei um 99 pro centro, 27,40", spend("Uber", set13, "27.40")),
+               press_ok())
+    thirteenth("alias-03", "be", hb, say(Bi, "mandei 160 pra Dona Neide", spend("Diarista", set13, 160)), press_ok())
+    thirteenth("alias-04", "be", hb, say(Ed, "wifi 109,90 debitou", spend("Internet", set13, "109.90")), press_ok())
+    thirteenth("alias-05", "be", hb, say(Bi, "gás de cozinha 125", spend("Gás", set13, 125)), press_ok())
+
+    # the day
+    thirteenth("when-01", "be", hb, say(Ed, "ontem gastei 73,20 no Angeloni", spend("Mercado", set13, "73.20")),
+               press_ok())  # Wed 02/09
+    thirteenth("when-02", "be", hb, say(Bi, "anteontem paguei a Casan, 112,40", spend("Água", set13, "112.40")),
+               press_ok())  # Tue 01/09
+    thirteenth("when-03", "be", hb, say(Ed, "sexta a gente pediu ifood, 96,50", spend("Restaurantes", ago13, "96.50")),
+               press_ok())  # Fri 28/08
+    thirteenth("when-04", "be", hb, say(Bi, "dia 28 paguei a taxa do prédio, 590", spend("Condomínio", ago13, 590)),
+               press_ok())  # 28/08
+    thirteenth("when-05", "be", hb, say(Ed, "semana passada levei o Thor no vet, 220", spend("Pet", ago13, 220)),
+               press_ok())  # 24-30/08
+    thirteenth("when-06", "be", hb, say(Bi, "mês passado esqueci de lançar a internet, 109,90",
+                                        spend("Internet", ago13, "109.90")), press_ok())
+    thirteenth("when-07", "be", hb, say(Ed, "sábado de manhã 46 na padaria", spend("Padaria", ago13, 46)),
+               press_ok())  # Sat 29/08
+    thirteenth("when-08", "be", hb, say(Bi, "segunda fiz compras no Giassi, 287,30", spend("Mercado", ago13, "287.30")),
+               press_ok())  # Mon 31/08
+
+    # as people type in a group: no accents, abbreviations, typos, filler, emojis
+    thirteenth("style-01", "be", hb, say(Bi, "amor vc viu q a celesc veio 254,12?? ja paguei",
+                                         spend("Luz", set13, "254.12")), press_ok())
+    thirteenth("style-02", "be", hb, say(Ed, "oi gente, so pra constar: 75 de farmacia hj",
+                                         spend("Farmácia", set13, 75)), press_ok())
+    thirteenth("style-03", "be", hb, say(Bi, "paguei a mensalidde da escola 1.600", spend("Escola da Alice", set13, 1600)),
+               press_ok())
+    thirteenth("style-04", "be", hb, say(Bi, "restaurnte 112 no aniversário da sogra 🍷",
+                                         spend("Restaurantes", set13, 112)), press_ok())
+    thirteenth("style-05", "be", hb, say(Ed, "tb paguei o condominio, 590 pq vencia hj", spend("Condomínio", set13, 590)),
+               press_ok())
+    thirteenth("style-06", "be", hb, say(Ed, "gente o gás acabou no meio do almoço 🤡 120 o botijao novo",
+                                         spend("Gás", set13, 120)), press_ok())
+
+    # a remark beside it
+    thirteenth("remark-01", "be", hb, say(Bi, "pão 18,50, o Edu comeu metade no caminho",
+                                          paid(spend("Padaria", set13, "18.50"), Bi)), press_ok())
+    thirteenth("remark-02", "be", hb, say(Ed, "jantamos sequência de camarão num restaurante da Lagoa, 198 😋 valeu cada centavo",
+                                          spend("Restaurantes", set13, 198)), press_ok())
+
+    # the other one paid, by name or nickname
+    thirteenth("payer-01", "be", hb, say(Bi, "o Edu pagou a Celesc, 231,90", paid(spend("Luz", set13, "231.90"), Ed)),
+               press_ok())
+    thirteenth("payer-02", "be", hb, say(Ed, "a Bia pagou o uber de ontem, 38", paid(spend("Uber", set13, 38), Bi)),
+               press_ok())
+    thirteenth("payer-03", "be", hb, say(Bi, "Dudu pagou 90 no vet", paid(spend("Pet", set13, 90), Ed)), press_ok())
+    thirteenth("payer-04", "be", hb, say(Ed, "quem pagou a escola foi a Beatriz, 1.600",
+                                         paid(spend("Escola da Alice", set13, 1600), Bi)), press_ok())
+
+    # on a card, in parcelas
+    thirteenth("card-01", "be", hb, say(Ed, "Assaí 412,35 no roxinho", on_card(spend("Mercado", set13, "412.35"), nu13)),
+               press_ok())
+    thirteenth("card-02", "be", hb, say(Bi, "passei a Panvel no Sicredi, 76,20",
+                                        on_card(spend("Farmácia", set13, "76.20"), sic13)), press_ok())
+    thirteenth("card-03", "be", hb, say(Ed, "comprei a caminha do Thor em 4x no nubank, 360",
+                                        on_card(spend("Pet", set13, 360), nu13, 4)), press_ok())
+    thirteenth("card-04", "be", hb, say(Bi, "ração premium do Thor, 480 em 3 vezes sem juros no roxinho",
+                                        on_card(spend("Pet", set13, 480), nu13, 3)), press_ok())
+    thirteenth("card-05", "be", hb, say(Ed, "compra do mês no Fort, 1.050,00 parcelado em 2 no cartão verde",
+                                        on_card(spend("Mercado", set13, 1050), sic13, 2)), press_ok())
+
+    # corrections after the preview, a redo after ❌, one more
+    thirteenth("fix-01", "be", hb,
+               say(Bi, "Angeloni 54", spend("Mercado", set13, 54)),
+               say(Bi, "ops, foi 45", spend("Mercado", set13, 45)),
+               press_ok())
+    thirteenth("fix-02", "be", hb,
+               say(Ed, "Casan 120", spend("Água", set13, 120)),
+               say(Ed, "não era 120, era 102", spend("Água", set13, 102)),
+               press_ok())
+    thirteenth("fix-03", "be", hb,
+               say(Bi, "uber 33,50", spend("Uber", set13, "33.50")),
+               say(Bi, "troca pra sexta, esqueci de lançar", spend("Uber", ago13, "33.50")),  # Fri 28/08
+               press_ok())
+    thirteenth("fix-04", "be", hb,
+               say(Ed, "Giassi 267,80", spend("Mercado", set13, "267.80")),
+               say(Ed, "foi no cartão do Sicredi", on_card(spend("Mercado", set13, "267.80"), sic13)),
+               press_ok())
+    thirteenth("fix-05", "be", hb,
+               say(Bi, "vet do Thor 180", spend("Pet", set13, 180)),
+               press_no(),
+               say(Bi, "errei, o vet foi 280", spend("Pet", set13, 280)),
+               press_ok())
+    thirteenth("fix-06", "be", hb,
+               say(Ed, "padaria 22", spend("Padaria", set13, 22)),
+               press_ok(),
+               say(Ed, "e mais 30 de padaria", spend("Padaria", set13, 30)),
+               press_ok())
+    thirteenth("fix-07", "be", hb,
+               say(Bi, "Panvel 68,90", spend("Farmácia", set13, "68.90")),
+               say(Ed, "essa fui eu que paguei, Bia", paid(spend("Farmácia", set13, "68.90"), Ed)),
+               press_ok())
+    thirteenth("fix-08", "be", hb,
+               say(Ed, "gasolina 200 no roxinho", on_card(spend("Combustível", set13, 200), nu13)),
+               say(Ed, "em 2x", on_card(spend("Combustível", set13, 200), nu13, 2)),
+               press_ok())
+    thirteenth("fix-09", "be", hb,
+               say(Bi, "ifood 78", spend("Restaurantes", set13, 78)),
+               say(Bi, "na vdd era mercado, pedi pelo app do Angeloni", spend("Mercado", set13, 78)),
+               press_ok())
+
+    # two spends in one message
+    thirteenth("two-01", "be", hb,
+               say(Bi, "hj: 52 no Angeloni e 14 de pão", spend("Mercado", set13, 52), spend("Padaria", set13, 14)),
+               say(Ed, "pode confirmar os dois",
+                   confirming(spend("Mercado", set13, 52)), confirming(spend("Padaria", set13, 14)), writes=2))
+    thirteenth("two-02", "be", hb,  # ontem: 02/09, both September
+               say(Ed, "paguei a Casan 98,40 e a Celesc 233,10 ontem",
+                   spend("Água", set13, "98.40"), spend("Luz", set13, "233.10")),
+               say(Bi, "confirma as duas",
+                   confirming(spend("Água", set13, "98.40")), confirming(spend("Luz", set13, "233.10")), writes=2))
+
+    # they look like spends, and are not
+    thirteenth("notspend-01", "be", hb,
+               say(Ed, "bia, qnto ja foi de ifood esse mes? to com medo de olhar 🙈", call("budgetStatus", period=set13)))
+    thirteenth("notspend-02", "be", hb,
+               say(Bi, "quanto deu a Celesc em agosto?", call("budgetStatus", period=ago13)))
+    thirteenth("notspend-03", "be", hb,
+               say(Ed, "qto vai vir a fatura do roxinho?", call("cardBill", card=nu13)))
+    thirteenth("notspend-04", "be", hb,
+               say(Bi, "o aluguel subiu pra 2.950 com o reajuste, atualiza aí", adjust("Aluguel", 2950)), press_ok())
+    thirteenth("notspend-05", "be", hb,
+               say(Ed, "a Dona Neide aumentou, a faxina agora vai ser 720 por mês", adjust("Diarista", 720)), press_ok())
+    thirteenth("notspend-06", "be", hb,
+               say(Bi, "guardei 300 pra Gramado 🏔️", contribute("Viagem pra Gramado", Bi, 300, on=d(hb))), press_ok())
+    thirteenth("notspend-07", "be", hb,
+               say(Bi, "o Edu depositou mil na reforma do banheiro ontem",
+                   contribute("Reforma do banheiro", Ed, 1000, on=ontem13)), press_ok())
+    thirteenth("notspend-08", "be", hb,
+               say(Ed, "a renda da casa caiu pra 12.400, perdi o freela 😕", income(12400)), press_ok())
+    thirteenth("notspend-09", "be", hb,
+               say(Ed, "paguei o mercado, 380", paid(spend("Mercado", set13, 380), Ed)), press_ok(),
+               say(Bi, "Edu, te passei 190 do mercado", settle(190, by=Bi, to=Ed)), press_ok())
+    thirteenth("notspend-10", "be", hb, say(Bi, "amor, paguei a luz agora de manhã"))
+    thirteenth("notspend-11", "be", hb, say(Ed, "semana que vem tem a rematrícula da Alice, 850 😬"))
 
     return b.cases
 
