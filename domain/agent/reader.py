@@ -100,6 +100,7 @@ _TIMES: Final = frozenset({"vezes", "parcelas"})  # "em 2 vezes", "3 parcelas" (
 _PARCELADO: Final = frozenset({"em", "parcelado", "parcelada", "parcelei", "dividido", "dividi"})
 _PAID_NOW: Final = frozenset({"paguei", "pagamos", "pago", "paga"})  # after "já": paid, not a running total
 # Beside parcelas the reader found: words that say them again, or that the amount is the whole price.
+_NO_INTEREST: Final = ("sem", "juros")
 _SAYS_PARCELAS: Final = frozenset({"parcelei", "parcelamos", "parcelou", "parcelado", "parcelada", "total"})
 # "mensalidade" tells a standing price ("a mensalidade é 1.100") unless the bill was paid or came.
 _BILL: Final = "mensalidade"
@@ -252,6 +253,9 @@ class SpendReader:
             i for when in said.whens for i in range(when.first, when.last + 1)}
         if parcelas:  # "parcelei o sofá em 3x no Nubank, 630 no total": the same parcelas, the whole price
             covered |= {i for i, word in enumerate(words) if word in _SAYS_PARCELAS}
+            # "em 3 vezes sem juros": how the parcelas are, right after them
+            covered |= {i for where in phrase_spans(words, _NO_INTEREST) if where.start == parcelas[1].stop
+                        for i in where}
         covered |= _paid_by_pix(words, matches) | _asides(said, self.members) | _bill_named(words)
         if card is None and not parcelas:  # "parcela do IPTU 161,37": one of a bill's, paid
             covered |= {i for i, word in enumerate(words[:-2]) if word in _ONE_PARCELA
@@ -864,10 +868,17 @@ def _paid_by_pix(words: Sequence[str], matches: Sequence[_Match]) -> set[int]:
     starts = {match.first for match in matches}
     if "te" in words:  # "te fiz o pix da luz": money sent to the spouse, an acerto
         return how
+    for phrase in _PIX_DONE:  # "coloca o condomínio, 590, já fiz o pix": the bill paid, by pix
+        for where in phrase_spans(words, phrase):
+            if where.stop == len(words) or words[where.stop] not in _TO:
+                how.update(where)
     return how | {index for index, word in enumerate(words)
                   if word == "pix" and index + 2 in starts and words[index + 1] in ("do", "da", "de")}
 
 
+# "fiz o pix" with nobody it went to: how the bill was paid ("fiz o pix pro Bruno" is an acerto).
+_PIX_DONE: Final = (("ja", "fiz", "o", "pix"), ("ja", "fiz", "pix"), ("fiz", "o", "pix"), ("fiz", "pix"))
+_TO: Final = frozenset({"pra", "pro", "para", "pras", "pros"})
 _ASK_TO_RECORD: Final = frozenset({"registrar", "registra", "registre", "lancar", "lanca", "lance", "anotar", "anota",
                                     "anote", "salvar", "salva"})
 _NOW: Final = "agora"

@@ -96,6 +96,8 @@ def spend(expense: str, amount: str, period: str = "2026-07", **more: Any) -> di
     ("comprei umas frutas na feira, 30", [spend("Mercado", "30")]),  # "umas" before no amount
     ("gastei 45 na farmácia só pra mim", [spend("Farmácia", "45", shared=False)]),
     ("fiz o pix do aluguel, 2500", [spend("Aluguel", "2500")]),  # how the rent was paid
+    ("coloca o condomínio, 430, já fiz o pix", [spend("Condomínio", "430")]),  # paid, by pix
+    ("luz 120, fiz pix", [spend("Luz", "120")]),
     ("paguei o condomínio, 430, sem multa ufa", [spend("Condomínio", "430")]),  # a remark
     ("lança 50 no mercado, blz?", [spend("Mercado", "50")]),   # a tag question asks for nothing
     ("mercado 50 ok?", [spend("Mercado", "50")]),
@@ -125,6 +127,8 @@ def test_the_commonest_spends_are_read_with_no_model(text: str, calls: list[dict
     "o Bruno pagou a luz 120, o mercado 50 foi comigo",
     "mandei 100 no pix pro mercado",         # a transfer, not a spend paid by pix
     "paguei 120 pro Bruno no pix",
+    "condomínio 430, fiz o pix pro Bruno",   # money sent to the spouse: an acerto
+    "condomínio 430, te fiz o pix",
     "gastei 50 no mercadinho",               # more than one letter away
     "comprei 2 pizzas por 80 no ifood",      # two numbers for one expense
     "gastei 300 euros no mercado",           # another currency
@@ -584,6 +588,8 @@ def test_a_typo_is_taken_for_an_expense_only_when_one_name_is_that_near_and_no_o
     ("900 na farmácia parcelado em 3x no nubank", [spend("Farmácia", "900", card="Nubank", installments=3)]),
     ("farmácia 45 no crédito do roxinho", [spend("Farmácia", "45", card="Nubank")]),
     ("mercado 900 parcelado em 3 no nubank", [spend("Mercado", "900", card="Nubank", installments=3)]),
+    ("farmácia 480 em 3 vezes sem juros no nubank", [spend("Farmácia", "480", card="Nubank", installments=3)]),
+    ("mercado 900 em 3x sem juros no nubank", [spend("Mercado", "900", card="Nubank", installments=3)]),
     ("mercado 90 no cartão de crédito do itaú", [spend("Mercado", "90", card="Itaú Visa")]),
 ])
 def test_a_spend_on_a_card_the_household_has_with_its_parcelas_is_read_with_no_model(
@@ -601,6 +607,7 @@ def test_a_spend_on_a_card_the_household_has_with_its_parcelas_is_read_with_no_m
     "gastei 900 no mercado em 3x e 2x no nubank",   # two counts
     "gastei 900 no mercado em 99x no nubank",       # more parcelas than a card takes
     "gastei 900 no mercado parcelado no nubank",    # parcelado, in how many?
+    "mercado 900 no nubank sem juros",              # "sem juros" with no parcelas told
 ])
 def test_a_card_spend_the_reader_is_not_sure_of_is_left_to_the_model(text: str) -> None:
     assert reader_with_cards().read(text) is None
