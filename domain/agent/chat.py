@@ -211,7 +211,7 @@ class AgentChat:
                 # invalid response. (A nudge was tried on dev: the 1.5B model then copied the
                 # prompt's example instead, "Não, foi 250.")
                 log.warning("model repeated the history")
-                reads = [call for call in reply.tool_calls if call.error is None and self._reads({"name": call.name})]
+                reads = [call for call in reply.tool_calls if self._read_ran(call)]
                 answered = await self.answer(reads) if reads and self.answer is not None else None
                 if answered:
                     reply.text = answered
@@ -238,7 +238,7 @@ class AgentChat:
             reply.tool_calls.extend(calls)
             ran_tools = True
             if self.answer is not None and asks(text) and not capped \
-                    and all(call.error is None and self._reads({"name": call.name}) for call in calls):
+                    and all(self._read_ran(call) for call in calls):
                 # A question the model answered with reads that all ran: the bot words their results
                 # as its read commands do. That saves a request with every result in its prompt, and
                 # a weak model's second answer (it echoed the result's JSON, or wrote a preview never
@@ -339,6 +339,10 @@ class AgentChat:
             await self.conversations.append(self.conversation_id, new)
         return AgentReply(text="", tool_calls=calls, superseded=[
             operation.operation_id for operation in superseded if operation.status is OperationStatus.CANCELLED])
+
+    def _read_ran(self, call: ToolCall) -> bool:
+        """A read tool's call that ran: what `answer` can word."""
+        return call.error is None and self._reads({"name": call.name})
 
     def _reads(self, call: Mapping[str, Any]) -> bool:
         tool = self.tools.get(str(call.get("name")))

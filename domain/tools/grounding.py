@@ -166,11 +166,12 @@ class Said:
     def is_question(self) -> bool:
         """Whether the whole message asks ("quanto falta pra Amsterdam?", "dá pra juntar 5 mil até
         dezembro?"); one that asks and then tells ("quanto sobrou? e gastei 200") is not."""
-        return is_question(self.text)
+        return whole_question(self.text)
 
 
-def is_question(text: str) -> bool:
-    """`Said.is_question` for any text."""
+def whole_question(text: str) -> bool:
+    """`Said.is_question` for any text (`domain.agent.questions.is_question` is looser: a "?"
+    anywhere, or a word asking for the summary)."""
     text = text.strip()
     if "?" in text and text.rsplit("?", 1)[1].strip(_AFTER_QUESTION):
         return False
@@ -183,7 +184,7 @@ def asks(text: str) -> bool:
     luz?", "tá sobrando algo esse mês?"). A read the model makes for it needs no words of the
     model's: the bot words the read's result as its read commands do."""
     text = text.strip()
-    return is_question(text) or text.rstrip(_AFTER_QUESTION).endswith("?")
+    return whole_question(text) or text.rstrip(_AFTER_QUESTION).endswith("?")
 
 
 @dataclass(frozen=True)
