@@ -118,11 +118,38 @@ MAX_SHORT_NICKNAME: Final = 5  # letters of a nickname from a name's first sylla
 _SYLLABLE: Final = 3  # the letters it shares with the name: "gab" of Gabriela
 
 
+# The nicknames Brazilians give a name that no rule of its letters finds (folded): "Zé" is José.
+HYPOCORISMS: Final = {
+    "ze": ("jose",), "zezinho": ("jose",), "bia": ("beatriz",), "dudu": ("eduardo",), "duda": ("eduarda",),
+    "chico": ("francisco",), "guto": ("gustavo", "augusto"), "beto": ("roberto", "alberto", "humberto"),
+    "nando": ("fernando",), "lipe": ("felipe", "filipe"), "manu": ("manuela", "emanuel", "emanuele"),
+    "tonho": ("antonio",), "toninho": ("antonio",), "juca": ("jose",), "quinho": ("joaquim",),
+    "leco": ("alexandre",), "xande": ("alexandre",), "lele": ("leticia",),
+}
+_DIMINUTIVES: Final = ("zinha", "zinho", "inha", "inho")  # "Aninha" is Ana, "Carlinha" Carla, "Bruninho" Bruno
+
+
+def _fondly(members: Sequence[Member], wanted: str) -> Member | None:
+    """The one member a well-known nickname ("Zé", "Bia", "Dudu") or a diminutive of the name
+    ("Aninha", "Carlinha", "Pedrinho") means; None when it means none or two."""
+    names = set(HYPOCORISMS.get(wanted, ()))
+    for ending in _DIMINUTIVES:
+        stem = wanted[:-len(ending)]
+        if wanted.endswith(ending) and len(stem) >= 2:
+            names |= {stem, stem + "a", stem + "o"}
+    called = [member for member in members if fold(member.name) in names
+              or (fold(member.name).split() or [""])[0] in names]
+    return called[0] if len(called) == 1 else None
+
+
 def member_called(members: Sequence[Member], name: str) -> Member | None:
-    """The member `name` means: by name (case and accents aside), or by a nickname that begins
-    exactly one member's name ("Rafa" for Rafael, "Ju" is too short to tell); None otherwise."""
+    """The member `name` means: by name (case and accents aside), by a nickname that begins
+    exactly one member's name ("Rafa" for Rafael, "Ju" is too short to tell), or by one everyone
+    knows the name by ("Zé" for José, "Bia" for Beatriz, "Aninha" for Ana); None otherwise."""
     wanted = fold(name) if isinstance(name, str) else ""
     exact = [member for member in members if fold(member.name) == wanted]
+    if not exact and wanted and (fondly := _fondly(members, wanted)) is not None:
+        return fondly
     if exact or len(wanted) < MIN_NICKNAME:
         return exact[0] if exact else None
     begun = [member for member in members if fold(member.name).startswith(wanted)]

@@ -41,8 +41,8 @@ from domain.goals import Goal
 from domain.household import MIN_NICKNAME, Household, Member, member_called
 from domain.money import Money, Period
 from domain.reading.message import Found, Scan, scan
+from domain.reading.names import implied, loosely_written_in, respelled, singular, spellings
 from domain.reading.names import keys as _keys
-from domain.reading.names import loosely_written_in, respelled, singular, spellings
 from domain.reading.names import words as _words
 from domain.reading.replies import (
     AGAIN,
@@ -51,6 +51,7 @@ from domain.reading.replies import (
     CORRECTION_OPENERS,
     PARCELED,
     RESTATING,
+    kept_out,
     leads_to_a_value,
     opens_correction,
     refers_back,
@@ -71,6 +72,8 @@ _NOT_A_PLAIN_SPEND: Final = tuple(["subiu", "sobe", "subir", "aumentou", "aument
     "ja", "ta", "tah", "esta", "estamos", "acumulad*", "menos", "economiz*", "desconto*", "cashback",
     "deixa", "deixar", "separa*", "reserv*", "venc*", "amanha", "depois", "litro*", "kg", "quilo*",
     "unidade*",
+    # a bill still to pay: "semana que vem tem que pagar a escola, 1100", "falta pagar a luz"
+    "vem", "tem", "proxim*", "falta*", "precisa*",
     # a weekend across two months, or a month's end: a day the reader cannot date; time counted
     # back in a way it does not read ("duas semanas atrás", "há uns dias")
     "fim", "final", "fds", "atras", "retrasad*", "dias", "semanas", "meses",
@@ -78,10 +81,9 @@ _NOT_A_PLAIN_SPEND: Final = tuple(["subiu", "sobe", "subir", "aumentou", "aument
     "sendo", "incluindo", "incluso", "inclusive", "dentro"])
 _QUESTION_OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "qual", "quais",
                                       "como", "quando", "onde", "porque", "pq", "sera", "da", "dá"})
-_PAID: Final = frozenset({"pagou", "paga", "pagaram", "gastou", "gastaram", "comprou", "compraram"})
-_ONE_PAID: Final = frozenset({"pagou", "gastou", "comprou"})  # one person paid
+_PAID: Final = frozenset({"pagou", "paga", "pagaram", "gastou", "gastaram", "comprou", "compraram", "abasteceu"})
+_ONE_PAID: Final = frozenset({"pagou", "gastou", "comprou", "abasteceu"})  # one person paid
 _PAID_BY: Final = re.compile(r"^pag[oa]\s+(?:pel[oa]|por)$")
-_PERSONAL: Final = frozenset({"pessoal", "particular"})
 _SELF: Final = frozenset({"eu", "mim", "me", "meu", "minha"})
 _WE: Final = frozenset({"gente", "nos"})  # "a gente pagou": the speaker, as when no one is named
 # The speaker in the first person: beside a member who paid, the message tells two payers.
@@ -152,6 +154,7 @@ class SpendReader:
     @classmethod
     def of(cls, household: Household, budget: Budget | None, goals: Iterable[Goal], today: date) -> SpendReader:
         expenses = tuple((e.name, (e.name, *e.aliases)) for e in budget.active_expenses()) if budget else ()
+        expenses = _with_implied(expenses)
         expense_words = {word for _, names in expenses for name in names for word in _words(name)}
         goal_words = frozenset(
             word for goal in goals if not goal.archived for word in _words(goal.name)
@@ -191,7 +194,7 @@ class SpendReader:
             if corrected is not None:
                 return corrected  # else "foi 250 de luz": a spend, read as any other
         if last is not None and "?" not in text and last.get("name") == RECORD_SPEND and tells_late(said.words):
-            told = self._told_late(said, last)  # "quem pagou fui eu", "em 3x", "paguei ontem"
+            told = self._told_late(said, last)  # "quem pagou fui eu", "em 3x", "paguei ontem", "é só meu"
             if told is not None:
                 return told
         subjects = Subjects(self.expenses, self.goals, self.cards, self.currency, self.today, self.expected)
@@ -262,14 +265,16 @@ class SpendReader:
                         and words[i + 1] in ("do", "da", "de") and any(m.first == i + 2 for m in matches)}
         # a clause that names the one expense again ("…, era o remédio da febre") still only remarks
         covered |= self._remarks(said, (covered - named) | (named if len(matches) > 1 else set()))
+        own = kept_out(words)  # "é pessoal", "só meu", "não divide", "por minha conta": kept out of the split
+        covered |= own
         payer = self._payer(words, covered)
         if payer is False or payer is True:
             return None
         rest = [word for i, word in enumerate(words) if i not in covered]
         if any(_refused(word) for word in rest) or self._names_a_goal(rest) or self._names_a_card(rest):
             return None
-        shared = not (any(word in _PERSONAL for word in rest) or _only_mine(words, covered))
-        if _for_me(words, covered):
+        shared = not own
+        if not own and _for_me(words, covered):
             return None
         pairs = _pairs(amounts, matches, said)
         if pairs is None:
@@ -400,11 +405,13 @@ class SpendReader:
     def _card_or_payer_corrected(self, said: Scan, last: Mapping[str, Any]) -> list[dict[str, Any]] | None:
         """The spend `last` proposed, on the one card the correction names ("foi no Inter", "não,
         foi no cartão XP", "passei no cartão da XP, esqueci de falar"), in the parcelas it writes
-        when the spend is on a card ("em 3x", "foi no cartão do banri, em 3x"), or paid by the one
+        when the spend is on a card ("em 3x", "foi no cartão do banri, em 3x"), paid by the one
         member it names as the payer ("foi o Felipe que pagou", "quem pagou fui eu": the member
-        speaking), with nothing else in it; None otherwise."""
+        speaking), or kept out of the split ("ah, essa é só minha, não divide"), with nothing else
+        in it; None otherwise."""
         arguments = _proposed(dict(last.get("arguments") or {}))
         covered = _just_recording(said)  # "na real foi a Natália que pagou, eu só tô lançando"
+        covered |= _vocatives(said, self.members)  # "essa fui eu que paguei, Zé"
         covered |= self._card_denied(said, arguments.get("card"))  # "foi no Santander, não no Nubank"
         words = tuple("" if index in covered else word for index, word in enumerate(said.words))
         parcelas = _parcelas(words, said)
@@ -415,6 +422,11 @@ class SpendReader:
                 or any(index not in taken for index in said.strays):
             return None  # a value beside it: a correction of the amount or day, or a new spend
         told = dict(arguments)
+        own = kept_out(words)  # "ah, essa é só minha, não divide"
+        if own:
+            told["shared"] = False
+            covered |= own
+            words = tuple("" if index in own else word for index, word in enumerate(words))
         if parcelas:
             told["installments"] = parcelas[0]
             covered |= taken
@@ -432,7 +444,7 @@ class SpendReader:
                 covered |= speaker
             elif isinstance(payer, Member):
                 told["paidBy"] = payer.name
-            else:
+            elif not (own and payer is None):
                 return None
         if parcelas and not told.get("card"):
             return None  # parcelas of a spend on no card: the model's
@@ -669,8 +681,8 @@ _SPEAKER_PAID: Final = (("quem", "pagou", "fui", "eu"), ("fui", "eu", "que", "pa
                         ("eu", "paguei"), ("paguei", "eu"))
 # A clause that says only the speaker is writing it down: "eu só tô lançando", "só to anotando".
 _JUST_RECORDING: Final = frozenset({"eu", "so", "to", "tou", "estou", "ta", "lancando", "anotando", "registrando",
-                                    "aqui", "pq", "porque"})
-_RECORDING: Final = frozenset({"lancando", "anotando", "registrando"})
+                                    "avisando", "aqui", "pq", "porque"})
+_RECORDING: Final = frozenset({"lancando", "anotando", "registrando", "avisando"})
 # Words that, in a correction's reason, would change more than its one value: who paid, whose it
 # is, the card or the place, parcelas, a split, an undo ("não, 250, mas é pessoal", "não, 40, foi
 # no débito"). Folded; "*" is a prefix.
@@ -690,6 +702,15 @@ _MONEY_ARGUMENT: Final = {"recordSpend": "amount", "contributeToGoal": "amount",
                           "createGoal": "target", "registerExpense": "expected", "setIncome": "amount",
                           "settleUp": "amount"}
 _WHEN_ARGUMENT: Final = {"recordSpend": ("period", "month"), "contributeToGoal": ("date", "day")}
+
+
+def _with_implied(expenses: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The expenses with the verbs that name one by what it is for ("abasteci": the fuel) as more
+    of its names, where exactly one expense answers to them; as they are otherwise."""
+    meant = [(name, implied(names)) for name, names in expenses if implied(names)]
+    if len(meant) != 1:
+        return expenses
+    return tuple((name, (*names, *meant[0][1]) if name == meant[0][0] else names) for name, names in expenses)
 
 
 def _parcelas(words: Sequence[str], said: Scan) -> tuple[int, range] | Literal[False] | None:
@@ -838,18 +859,6 @@ def _changes_more(words: Sequence[str], index: int) -> bool:
         word in _MORE_OR_LESS and index > 0 and words[index - 1] in ("a", "de"))
 
 
-def _only_mine(words: Sequence[str], covered: set[int]) -> bool:
-    """ "é só meu", "só minha", "só pra mim": the speaker's own spend, kept out of the split."""
-    for index in range(len(words) - 1):
-        if words[index] in ("so", "somente", "apenas") and words[index + 1] in _MINE:
-            covered.update({index, index + 1})
-            return True
-        if words[index] in ("so", "somente", "apenas") and tuple(words[index + 1:index + 3]) in _FOR_ME:
-            covered.update({index, index + 1, index + 2})
-            return True
-    return False
-
-
 _FOR_ME: Final = (("pra", "mim"), ("para", "mim"))
 
 
@@ -889,16 +898,13 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
     mercado"), "pode registrar" at the end, "agora" after a spend told in the past ("gastei 50
     no mercado agora"; "agora é 150" is a new expected amount, not this), "já" before "paguei" ("já
     gastamos 1500" is a running total, not this), "tá" before "pago" and "ida e volta"."""
-    words, aside = said.words, set()
-    if len(words) > 1 and member_called(members, words[0]) is not None and said.text[
-            said.tokens[0].end:said.tokens[1].start].strip().startswith(","):
-        aside.add(0)
+    words, aside = said.words, _vocatives(said, members)
     for index in range(len(words) - 1):
         if words[index] == "pode" and words[index + 1] in _ASK_TO_RECORD and index + 2 >= len(words) - 1:
             aside.update({index, index + 1} | ({index + 2} if index + 2 < len(words) and words[index + 2] == "ai"
                                                else set()))
-    if words and words[-1] == _NOW and _SPEAKER_SPENT & set(words):
-        aside.add(len(words) - 1)
+    if _SPEAKER_SPENT & set(words):  # "paguei a Vivo agora, 119,90"; "agora é 150" is not this
+        aside.update(i for i, word in enumerate(words) if word == _NOW and (i == len(words) - 1 or _comma_after(said, i)))
     for index in range(len(words) - 1):
         if words[index] == "ja" and words[index + 1] in _PAID_NOW:  # "já paguei": a bill paid, no total
             aside.add(index)
@@ -928,7 +934,27 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
 
 
 _ASIDE_PHRASES: Final = (("ida", "e", "volta"), ("agora", "ha", "pouco"), ("ha", "pouco"), ("agorinha",),
-                         ("tipo", "assim"))
+                         ("tipo", "assim"),
+                         # recorded late: "mês passado paguei 119,99 da Vivo e não lancei"
+                         *(("nao", late) for late in ("lancei", "lancamos", "anotei", "anotamos", "registrei")))
+
+
+def _vocatives(said: Scan, members: Sequence[Member]) -> set[int]:
+    """The spouse called by name first or last, apart by a comma: "Ana, gastei 50 no mercado",
+    "essa fui eu que paguei, Zé"."""
+    words, called = said.words, set()
+    if len(words) > 1 and member_called(members, words[0]) is not None and _comma_after(said, 0):
+        called.add(0)
+    if len(words) > 1 and member_called(members, words[-1]) is not None and _comma_after(said, len(words) - 2):
+        called.add(len(words) - 1)
+    return called
+
+
+def _comma_after(said: Scan, index: int) -> bool:
+    """Whether a comma ends the clause at word `index` ("Zé, paguei…", "…agora, 119,90")."""
+    end = said.tokens[index].end
+    following = said.tokens[index + 1].start if index + 1 < len(said.tokens) else len(said.text)
+    return said.text[end:following].strip().startswith(",")
 _ONE_PARCELA: Final = frozenset({"parcela", "prestacao"})
 _THEN_AT: Final = frozenset({"no", "na", "fui", "passei", "paguei", "gastei", "comprei"})
 _NOT_AFTER: Final = frozenset({"amanha", "dia", "mes", "vencimento", "fechamento"})  # "depois do dia 10": a plan

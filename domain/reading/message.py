@@ -190,12 +190,16 @@ def tokens_of(text: str) -> tuple[Token, ...]:
     return tuple(found)
 
 
+# A chat's shorthand for a word the readers look for: "foi o Zé q pagou".
+_SHORTHAND: Final = {"q": "que"}
+
+
 def scan(text: str, *, today: date | None = None) -> Scan:
     """Everything `text` says of money and time, with `today` the day it was written (for "ontem",
     "mês passado" and month names without a year)."""
     tokens = tokens_of(text)
     words = tuple(token.text for token in tokens)
-    folded = tuple(fold(word) for word in words)
+    folded = tuple(_SHORTHAND.get(key, key) for key in (fold(word) for word in words))
     whens = _whens(words, folded, today)
     taken = {i for when in whens for i in range(when.first, when.last + 1)}
     amounts: list[Found] = []

@@ -29,6 +29,18 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(fold(token.text) for token in tokens_of(text))
 
 
+# Verbs that name a spend with no name of its own: "abasteci 200" is the household's fuel (folded).
+_IMPLIED: Final = ((("abasteci", "abasteceu", "abastecemos", "abasteceram"),
+                    frozenset({"combustivel", "gasolina", "etanol", "alcool", "diesel", "posto"})),)
+
+
+def implied(names: Sequence[str]) -> tuple[str, ...]:
+    """The verbs that name the expense called `names` (its name and aliases) by what it is for
+    ("abasteci" for an expense named or aliased "gasolina", "posto", "combustível"); none for others."""
+    return tuple(verb for verbs, meaning in _IMPLIED if any(set(words(name)) & meaning for name in names)
+                 for verb in verbs)
+
+
 def singular(folded: Sequence[str]) -> tuple[str, ...]:
     """Folded words as a name is compared with them: a plural in -s is its singular ("remédio"
     for the alias "remédios", "restaurante" for "Restaurantes"). Short words keep their s ("gás",

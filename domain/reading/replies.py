@@ -13,7 +13,7 @@ from typing import Final, Literal
 
 from domain.reading.message import tokens_of
 from domain.reading.spelled import UNITS
-from domain.text import fold
+from domain.text import fold, phrase_spans
 
 Decision = Literal["confirm", "cancel"]
 
@@ -152,10 +152,32 @@ def corrects(words: Sequence[str]) -> bool:
     return opens_correction(words) or restates(words[:_OPENING_WORDS])
 
 
+# The speaker's own spend, kept out of the couple's split (folded).
+_ONLY: Final = ("so", "somente", "apenas")
+_KEPT_OUT: Final = (("pessoal",), ("particular",), ("por", "minha", "conta"),
+                    *((only, mine) for only in _ONLY for mine in ("meu", "minha", "meus", "minhas")),
+                    *((only, to, "mim") for only in _ONLY for to in ("pra", "para")),
+                    *((no, divide) for no in ("nao", "n") for divide in ("divide", "dividir", "divida", "dividimos")),
+                    *(("nao", "precisa", split) for split in ("dividir", "rachar")),
+                    ("nao", "e", "pra", "dividir"), ("nao", "e", "para", "dividir"), ("sem", "dividir"),
+                    ("nao", "racha"), ("nao", "rachar"))
+
+
+def kept_out(words: Sequence[str]) -> set[int]:
+    """Where a message's folded words keep a spend out of the couple's split ("é só meu", "só pra
+    mim", "não divide", "n divide essa", "por minha conta", "é pessoal"); empty when nowhere.
+    "pessoal" opening a message calls the group ("pessoal, paguei a luz"): not this."""
+    return {i for phrase in _KEPT_OUT for where in phrase_spans(words, phrase)
+            if not (phrase == ("pessoal",) and where.start == 0) for i in where}
+
+
 def tells_late(words: Sequence[str]) -> bool:
     """Whether a message's folded words may tell what a spend's preview left out, with no amount:
-    who paid ("quem pagou fui eu", "o Vinícius que pagou"), its day ("paguei ontem"), or its
-    parcelas ("em 3x", "em 3 vezes", "em três vezes", "parcelado em 2")."""
+    who paid ("quem pagou fui eu", "o Vinícius que pagou"), its day ("paguei ontem"), its
+    parcelas ("em 3x", "em 3 vezes", "em três vezes", "parcelado em 2"), or that it is the
+    speaker's own ("ah, essa é só minha, não divide")."""
+    if kept_out(words) and not any(c.isdigit() for word in words for c in word):
+        return True
     if any(_PARCELAS_TOLD.fullmatch(word) or ((_COUNT.fullmatch(word) or word in UNITS) and following in _TIMES_TOLD)
            for word, following in zip(words, (*words[1:], ""), strict=True)):
         return True

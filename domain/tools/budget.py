@@ -29,7 +29,7 @@ from domain.operations.previews import OMIT, Preview
 from domain.operations.receipts import ToolReceipt
 from domain.ports import BudgetRepository
 from domain.reading import read_date, read_period
-from domain.reading.names import keys, respelled, spellings
+from domain.reading.names import implied, keys, respelled, spellings
 from domain.reports import BudgetReport, report_json
 from domain.tools.base import (
     HouseholdBinding,
@@ -212,7 +212,8 @@ class _BudgetWriteTool(WriteTool[Any]):
         """NotNamed when nobody wrote the expense `name` finds, nor an alias of it ("gastei 80 no
         salão" proposed on the rent); UnknownExpense when there is none such."""
         found = find_expense(await self.budget_repo.load(self.budget_id, periods=()), name)
-        if said.names_any((found.name, *found.aliases)):
+        names = (found.name, *found.aliases)
+        if said.names_any((*names, *implied(names))):  # "abasteci 200": the fuel, named by what it is for
             return None
         return NotNamed(f"Ninguém citou a despesa {found.name} (nem um apelido dela): pergunte {ask} "
                         "antes de propor, ou se é uma despesa nova.")

@@ -981,3 +981,74 @@ async def test_a_correction_that_opens_with_the_old_amount_denied_reads_the_prev
 
     assert call_made.source == READER and call_made.args["amount"] == {"amount": "45", "currency": "BRL"}
     assert model.requests == []
+
+
+@pytest.mark.parametrize("text", [
+    "paguei 45 de farmácia, não divide",
+    "uber 27,50 pra casa da minha mãe, esse é por minha conta, n divide",
+    "comprei remédio pra mim na drogaria, 43,20. é pessoal",  # "pra mim", and said to be the speaker's own
+    "pão de queijo só pra mim no mercado, 18,50",
+])
+def test_a_spend_said_to_be_the_speakers_own_is_kept_out_of_the_split(text: str) -> None:
+    [call] = reader().read(text) or [{}]
+    assert call["arguments"]["shared"] is False
+
+
+def test_pessoal_opening_a_message_calls_the_group_and_the_spend_is_shared() -> None:
+    assert reader().read("pessoal, paguei 120 de luz") == [spend("Luz", "120")]
+
+
+def test_a_spends_preview_told_late_to_be_the_speakers_own_is_corrected_to_that() -> None:
+    last = {**spend("Mercado", "38.70"), "operationId": "op-1"}
+    assert reader().read("ah, essa é só minha, não divide", last) == [
+        {**spend("Mercado", "38.70", shared=False), "corrects": "op-1"}]
+
+
+@pytest.mark.parametrize("text", ["semana que vem tem que pagar a luz, 200", "falta pagar o condomínio, 650",
+                                  "mês que vem o ifood vai ser 90", "próxima semana: uber 40"])
+def test_a_bill_still_to_pay_is_no_spend(text: str) -> None:
+    assert reader().read(text) is None
+
+
+def fuelled() -> SpendReader:
+    house, budget, goals = household()
+    budget.register("Combustível", Money.of(500, "BRL"), aliases=["gasolina", "posto"])
+    return SpendReader.of(house, budget, goals, TODAY)
+
+
+@pytest.mark.parametrize(("text", "call"), [
+    ("abasteci 200", spend("Combustível", "200")),
+    ("o Bruno abasteceu, 180", spend("Combustível", "180", paidBy="Bruno")),
+    ("abasteci 150 no posto", spend("Combustível", "150")),
+])
+def test_fuelling_names_the_one_expense_for_fuel(text: str, call: dict[str, Any]) -> None:
+    assert fuelled().read(text) == [call]
+
+
+def test_fuelling_is_no_expense_where_none_or_two_are_for_fuel() -> None:
+    assert reader().read("abasteci 200") is None
+    house, budget, goals = household()
+    budget.register("Gasolina", Money.of(500, "BRL"))
+    budget.register("Etanol", Money.of(100, "BRL"))
+    assert SpendReader.of(house, budget, goals, TODAY).read("abasteci 200") is None
+
+
+@pytest.mark.parametrize(("text", "call"), [
+    ("o ifood de ontem foi o Bruno q pagou, 78,50", spend("Restaurantes", "78.50", "2026-06", paidBy="Bruno")),
+    ("paguei a luz agora, 119,90", spend("Luz", "119.90")),
+    ("mês passado paguei 120 de luz e não lancei", spend("Luz", "120", "2026-06")),
+    ("gastei 50 no mercado, Bruno", spend("Mercado", "50")),  # the spouse called last
+])
+def test_chat_shorthand_a_time_aside_a_late_record_and_a_vocative_change_nothing_in_the_spend(
+        text: str, call: dict[str, Any]) -> None:
+    assert reader().read(text) == [call]
+
+
+def test_now_before_an_amount_is_a_new_expected_amount_not_a_spend() -> None:
+    read = reader().read("a luz agora é 150")
+    assert not read or read[0]["name"] != "recordSpend"
+
+
+def test_who_paid_told_late_with_the_spouse_called_is_the_speaker() -> None:
+    last = {**spend("Luz", "98.40", paidBy="Bruno"), "operationId": "op-1"}
+    assert reader().read("essa fui eu q paguei, Bruno", last) == [{**spend("Luz", "98.40"), "corrects": "op-1"}]

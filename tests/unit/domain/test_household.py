@@ -197,3 +197,25 @@ def test_a_longer_name_or_a_syllable_two_members_share_is_nobody(asked: str) -> 
 
     with pytest.raises(UnknownMember):
         household.member_named(asked)
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("Zé", "José"), ("ze", "José"), ("Bia", "Beatriz"), ("Dudu", "Eduardo"),  # nicknames everyone knows
+    ("Aninha", "Ana"), ("Carlinha", "Carla"), ("Pedrinho", "Pedro"),          # a name made small
+])
+def test_a_member_is_found_by_a_nickname_everyone_knows_the_name_by_or_by_its_diminutive(said: str, meant: str) -> None:
+    house = Household.create("Casa", "BRL")
+    for name in ("José", "Beatriz", "Eduardo", "Ana", "Carla", "Pedro"):
+        house.add_member(name)
+
+    found = member_called(house.members, said)
+
+    assert (found.name if found else None) == meant
+
+
+def test_a_well_known_nickname_two_members_answer_to_means_neither() -> None:
+    house = Household.create("Casa", "BRL")
+    house.add_member("Roberto")
+    house.add_member("Alberto")
+
+    assert member_called(house.members, "Beto") is None
