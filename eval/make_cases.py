@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 OUT = Path(__file__).resolve().parent / "cases.jsonl"
+BATCHES = Path(__file__).resolve().parent / "batches"
+BATCH_ORDER = ("fourteenth", "fifteenth")  # the order they were written in
 
 # --------------------------------------------------------------------------- households
 
@@ -2872,7 +2874,16 @@ def build() -> list[dict[str, Any]]:
     thirteenth("notspend-10", "be", hb, say(Bi, "amor, paguei a luz agora de manhã"))
     thirteenth("notspend-11", "be", hb, say(Ed, "semana que vem tem a rematrícula da Alice, 850 😬"))
 
-    return b.cases
+    # ---------------------------------------------------------------- later dev batches, kept as written
+    return b.cases + written_apart()
+
+
+def written_apart() -> list[dict[str, Any]]:
+    """The dev batches in eval/batches/, each as its writer left it: written apart from the reader
+    (never seeing its code, a test case or a run), so they are kept whole rather than retyped here."""
+    return [json.loads(line, parse_float=Decimal)
+            for path in sorted(BATCHES.glob("*.jsonl"), key=lambda p: BATCH_ORDER.index(p.stem))
+            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 # --------------------------------------------------------------------------- writing
