@@ -243,6 +243,8 @@ class SpendReader:
             return None
         if any(a.first > 0 and words[a.first - 1] in _CHANGE_TO for a in amounts):
             return None  # "foi pra 120", "subiu pra 2.750", "coloca o mercado em 1800": a new expected amount
+        if _pays_later(said):
+            return None  # "chegou a conta da EDP, 79,12, pago na sexta": a bill still to pay
         if any(_states_a_price(said, a.first) for a in amounts) or _per_month(said):
             return None  # "o aluguel é 3.200", "mercado 1.500 por mês": what it costs, not a spend
         if any(code != self.currency for code in said.currencies):
@@ -941,13 +943,22 @@ _ASIDE_PHRASES: Final = (("ida", "e", "volta"), ("agora", "ha", "pouco"), ("ha",
 
 def _vocatives(said: Scan, members: Sequence[Member]) -> set[int]:
     """The spouse called by name first or last, apart by a comma: "Ana, gastei 50 no mercado",
-    "essa fui eu que paguei, Zé"."""
+    "essa fui eu que paguei, Zé", or there by a nickname that begins exactly one member's name
+    ("…, Ju", "Pá, …")."""
     words, called = said.words, set()
-    if len(words) > 1 and member_called(members, words[0]) is not None and _comma_after(said, 0):
+    if len(words) > 1 and _calls(members, words[0]) and _comma_after(said, 0):
         called.add(0)
-    if len(words) > 1 and member_called(members, words[-1]) is not None and _comma_after(said, len(words) - 2):
+    if len(words) > 1 and _calls(members, words[-1]) and _comma_after(said, len(words) - 2):
         called.add(len(words) - 1)
     return called
+
+
+def _calls(members: Sequence[Member], word: str) -> bool:
+    """Whether `word`, alone in its clause, calls a member: by name, or by a nickname of two
+    letters or more that begins exactly one member's name."""
+    if member_called(members, word) is not None:
+        return True
+    return len(word) >= 2 and word.isalpha() and sum(fold(m.name).startswith(word) for m in members) == 1
 
 
 def _comma_after(said: Scan, index: int) -> bool:
@@ -1027,6 +1038,14 @@ def _states_a_price(said: Scan, first: int) -> bool:
     at = first - (len(before) == 2 and said.tokens[first - 1].text.lower() == "de") - 1
     after = said.text[said.tokens[at].end:said.tokens[at + 1].start]
     return not ("..." in after or "…" in after)  # "é... novecentos reais": a pause, not "it costs"
+
+
+def _pays_later(said: Scan) -> bool:
+    """ "pago na sexta", "pago dia 10" opening a clause: the speaker will pay ("aluguel pago na
+    sexta", after its bill, is paid)."""
+    return any(word == "pago" and (index == 0 or _comma_after(said, index - 1))
+               and any(when.first in (index + 1, index + 2) for when in said.whens)
+               for index, word in enumerate(said.words))
 
 
 def _per_month(said: Scan) -> bool:

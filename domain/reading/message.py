@@ -35,6 +35,9 @@ _NOT_MONEY: Final = re.compile(
 _MONTH_NAMES: Final = ("janeiro", "fevereiro", "marco", "abril", "maio", "junho", "julho", "agosto",
                        "setembro", "outubro", "novembro", "dezembro")
 _PER: Final = re.compile(r"(?P<amount>[^/]*[0-9][^/]*)/(?P<per>[^\W\d_]+)")
+# A name and an amount typed with no space between ("spotify21,90"): two words. A name of four
+# letters or more, so "C6", "ps5" or "3x" stay whole.
+_GLUED: Final = re.compile(r"(?P<name>[^\W\d_]{4,})(?P<amount>[0-9]+(?:[.,][0-9]+)*)")
 _LONGEST: Final = 6  # tokens of the longest day or month phrase ("segunda da semana passada")
 _SPELLED_ALONE: Final = 10  # a number word alone is money from ten on ("cem"), not "um" or "dois"
 
@@ -181,10 +184,15 @@ def tokens_of(text: str) -> tuple[Token, ...]:
         if not word:
             continue
         split = _PER.fullmatch(word)  # "380/mês": an amount, then what it is per
+        glued = _GLUED.fullmatch(word)  # "continente23,45": a name, then its amount
         if split:
             cut = start + len(split["amount"])
             found.append(Token(split["amount"], start, cut))
             found.append(Token(split["per"], cut + 1, end))
+        elif glued:
+            cut = start + len(glued["name"])
+            found.append(Token(glued["name"], start, cut))
+            found.append(Token(glued["amount"], cut, end))
         else:
             found.append(Token(word, start, end))
     return tuple(found)

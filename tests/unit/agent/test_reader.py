@@ -1052,3 +1052,21 @@ def test_now_before_an_amount_is_a_new_expected_amount_not_a_spend() -> None:
 def test_who_paid_told_late_with_the_spouse_called_is_the_speaker() -> None:
     last = {**spend("Luz", "98.40", paidBy="Bruno"), "operationId": "op-1"}
     assert reader().read("essa fui eu q paguei, Bruno", last) == [{**spend("Luz", "98.40"), "corrects": "op-1"}]
+
+
+def test_pago_opening_a_clause_before_a_day_is_a_bill_still_to_pay() -> None:
+    assert reader().read("chegou a conta da luz, 79,12, pago na sexta") is None
+
+
+def test_a_bill_paid_on_a_day_is_a_spend() -> None:
+    assert reader().read("luz paga na sexta, 79,12") == [spend("Luz", "79.12", "2026-06")]
+
+
+@pytest.mark.parametrize("text", ["essa fui eu q paguei, Bru", "Bru, essa fui eu que paguei"])
+def test_who_paid_told_late_with_the_spouse_called_by_a_short_nickname_is_the_speaker(text: str) -> None:
+    last = {**spend("Luz", "98.40", paidBy="Bruno"), "operationId": "op-1"}
+    assert reader().read(text, last) == [{**spend("Luz", "98.40"), "corrects": "op-1"}]
+
+
+def test_a_name_and_an_amount_with_no_space_between_are_a_spend() -> None:
+    assert reader().read("drogaria37,90") == [spend("Farmácia", "37.90")]

@@ -133,3 +133,23 @@ def test_a_name_of_one_short_word_is_written_only_as_that_whole_word() -> None:
     assert loosely_written_in("peguei um 99 pro centro", ["Uber", "99"])
     assert not loosely_written_in("posto 180 no xpto", ["XP"])
     assert not loosely_written_in("posto 180 no xp", ["XP Visa"])  # a short word of a longer name: no
+
+
+@pytest.mark.parametrize(("text", "words", "amount"), [
+    ("continente23,45", ("continente", "23,45"), Decimal("23.45")),
+    ("spotify21,90", ("spotify", "21,90"), Decimal("21.90")),
+    ("farmacia 30", ("farmacia", "30"), Decimal("30")),
+])
+def test_a_name_and_its_amount_typed_with_no_space_are_two_words(text: str, words: tuple[str, ...],
+                                                                  amount: Decimal) -> None:
+    said = scan(text, today=WEDNESDAY)
+    assert said.words == words and [found.value for found in said.amounts] == [amount]
+
+
+@pytest.mark.parametrize("text", ["no C6 50", "ps5 2.000", "3x"])
+def test_a_short_name_with_digits_stays_one_word(text: str) -> None:
+    assert scan(text, today=WEDNESDAY).words[1 if text.startswith("no") else 0] in ("c6", "ps5", "3x")
+
+
+def test_q_is_read_as_que() -> None:
+    assert scan("foi o Bruno q pagou", today=WEDNESDAY).words == ("foi", "o", "bruno", "que", "pagou")
