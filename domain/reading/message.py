@@ -35,6 +35,8 @@ _NOT_MONEY: Final = re.compile(
 _MONTH_NAMES: Final = ("janeiro", "fevereiro", "marco", "abril", "maio", "junho", "julho", "agosto",
                        "setembro", "outubro", "novembro", "dezembro")
 _PER: Final = re.compile(r"(?P<amount>[^/]*[0-9][^/]*)/(?P<per>[^\W\d_]+)")
+# Euros as Portugal writes them, the symbol for the decimal comma: "9€99" is €9,99.
+_EURO_CENTS: Final = re.compile(r"(?P<whole>[0-9]+)€(?P<cents>[0-9]{2})")
 # A name and an amount typed with no space between ("spotify21,90"): two words. A name of four
 # letters or more, so "C6", "ps5" or "3x" stay whole.
 _GLUED: Final = re.compile(r"(?P<name>[^\W\d_]{4,})(?P<amount>[0-9]+(?:[.,][0-9]+)*)")
@@ -193,6 +195,8 @@ def tokens_of(text: str) -> tuple[Token, ...]:
             cut = start + len(glued["name"])
             found.append(Token(glued["name"], start, cut))
             found.append(Token(glued["amount"], cut, end))
+        elif euros := _EURO_CENTS.fullmatch(word):
+            found.append(Token(f"€{euros['whole']},{euros['cents']}", start, end))
         else:
             found.append(Token(word, start, end))
     return tuple(found)

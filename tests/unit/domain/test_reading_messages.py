@@ -153,3 +153,8 @@ def test_a_short_name_with_digits_stays_one_word(text: str) -> None:
 
 def test_q_is_read_as_que() -> None:
     assert scan("foi o Bruno q pagou", today=WEDNESDAY).words == ("foi", "o", "bruno", "que", "pagou")
+
+
+def test_euros_written_with_the_symbol_for_the_comma_keep_their_cents() -> None:
+    [found] = scan("pingo doce, 9€99", today=WEDNESDAY).amounts
+    assert (found.value, found.amount.currency) == (Decimal("9.99"), "EUR")
