@@ -8,14 +8,14 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, Final
 
 from pydantic.alias_generators import to_camel, to_snake
 
 from domain.agent.conversation import ConversationStore, InMemoryConversationStore, Message
 from domain.agent.model import FailureKind, LanguageModel, ModelFailure
 from domain.agent.text_calls import read_text_calls
-from domain.errors import DomainError, DuplicateName, UnknownMember
+from domain.errors import DomainError, DuplicateName, InvalidArgument, UnknownMember
 from domain.operations.log import InMemoryOperationLog, Operation, OperationLog, OperationStatus
 from domain.operations.receipts import ToolReceipt
 from domain.reading.replies import may_correct, only_agrees, refers_back
@@ -430,7 +430,7 @@ class AgentChat:
             else:
                 call.result = await tool.invoke(parsed)
         except DomainError as error:
-            call.error = str(error) + _way_out(call.name, error)
+            call.error = str(error) + _way_out(call.name, error, call.args)
         return call
 
     async def _as_proposed(self, call: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -578,18 +578,27 @@ def with_attachments(user: Message, attachments: Sequence[dict[str, Any]]) -> Me
 SELF_WORDS = frozenset({"eu", "mim", "me", "i", "speaker"})
 
 
-def _way_out(tool: str, error: DomainError) -> str:
+def _way_out(tool: str, error: DomainError, args: Mapping[str, Any]) -> str:
     """What the model may do instead, where the refusal shows it: a new expense under an existing
-    expense's name is, most often, a spend on it ("fiz a compra do mês: 1.234,56 no supermercado");
-    an acerto with someone who is no member, or when nobody owes, most often a bill paid."""
+    expense's name, or one refused for a spend's arguments (who paid, the card, parcelas), is most
+    often a spend on it ("fiz a compra do mês: 1.234,56 no supermercado", "comprei a ração em 3x no
+    cartão, 390"); an acerto with someone who is no member, or when nobody owes, most often a bill
+    paid."""
     if tool == "registerExpense" and isinstance(error, DuplicateName) and error.expense:
         return (f" A despesa {error.expense} já existe: um gasto ou uma conta paga nela é recordSpend "
                 f'com expense="{error.expense}".')
+    if tool == "registerExpense" and isinstance(error, InvalidArgument) and set(args) & _SPEND_ONLY:
+        return (" Quem pagou, cartão, parcelas e dia são de um gasto: um gasto ou uma conta paga numa despesa "
+                "da casa é recordSpend (expense, period, amount), não uma despesa nova.")
     if tool == "settleUp" and isinstance(error, UnknownMember | NothingOwed):
         # "paguei a diarista", "acertei o condomínio": money paid out of the house, not an acerto.
         return (" Um acerto (settleUp) é só entre membros da casa; uma conta paga ou um gasto com alguém "
                 "de fora é recordSpend.")
     return ""
+
+
+# A spend's arguments that a new expense never takes: sent to registerExpense, it was a spend.
+_SPEND_ONLY: Final = frozenset({"paidBy", "paid_by", "shared", "card", "installments", "date", "amount"})
 
 
 def reader_call(index: int, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:

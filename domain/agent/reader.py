@@ -40,8 +40,8 @@ from domain.cards import MAX_INSTALLMENTS
 from domain.goals import Goal
 from domain.household import MIN_NICKNAME, Household, Member, member_called
 from domain.money import Money, Period
-from domain.reading.message import Found, Scan, scan
-from domain.reading.names import implied, loosely_written_in, respelled, singular, spellings
+from domain.reading.message import Found, Scan, When, scan
+from domain.reading.names import FUELLING, implied, loosely_written_in, respelled, singular, spellings
 from domain.reading.names import keys as _keys
 from domain.reading.names import words as _words
 from domain.reading.replies import (
@@ -106,6 +106,7 @@ _NO_INTEREST: Final = ("sem", "juros")
 _SAYS_PARCELAS: Final = frozenset({"parcelei", "parcelamos", "parcelou", "parcelado", "parcelada", "total"})
 # "mensalidade" tells a standing price ("a mensalidade é 1.100") unless the bill was paid or came.
 _BILL: Final = "mensalidade"
+_INVOICE: Final = "fatura"  # a card's bill, or, right before an expense's name, that expense's ("fatura da Claro")
 _BILL_PAID: Final = frozenset({"paguei", "pagamos", "pagou", "pagaram", "deu", "veio", "custou", "custaram"})
 # "tá pago", "está paga": a bill paid ("tá em 500" is a running total)
 _IS_NOW: Final = frozenset({"ta", "tah", "esta"})
@@ -262,8 +263,8 @@ class SpendReader:
             covered |= {i for where in phrase_spans(words, _NO_INTEREST) if where.start == parcelas[1].stop
                         for i in where}
         covered |= _paid_by_pix(words, matches) | _asides(said, self.members) | _bill_named(words)
-        if card is None and not parcelas:  # "parcela do IPTU 161,37": one of a bill's, paid
-            covered |= {i for i, word in enumerate(words[:-2]) if word in _ONE_PARCELA
+        if card is None and not parcelas:  # "parcela do IPTU 161,37": one of a bill's, paid; "fatura da Claro 109,90"
+            covered |= {i for i, word in enumerate(words[:-2]) if word in _ONE_PARCELA | {_INVOICE}
                         and words[i + 1] in ("do", "da", "de") and any(m.first == i + 2 for m in matches)}
         # a clause that names the one expense again ("…, era o remédio da febre") still only remarks
         covered |= self._remarks(said, (covered - named) | (named if len(matches) > 1 else set()))
@@ -368,7 +369,7 @@ class SpendReader:
             loose = [i for i in clause if i not in covered and said.words[i] not in _CORRECTING]
             if loose and (covered & set(clause) or any(_changes_more(said.words, i) for i in clause)):
                 return None  # a word beside the new value, or a reason that changes something else
-        amounts, whens = said.amounts, said.whens
+        amounts, whens = said.amounts, _one_when(said.whens)  # "foi dia 31, mês passado": one day
         money = len(amounts) == 1 and name in _MONEY_ARGUMENT
         moved = len(whens) == 1 and name in _WHEN_ARGUMENT
         # one of them, or, for a spend, both ("ah não, foi 180 e foi na terça") in the spend's currency
@@ -912,6 +913,9 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
             aside.add(index)
         if words[index] in _IS_NOW and words[index + 1] in _PAID_STATE:  # "DMAE tá pago, 118,34"
             aside.add(index)
+    for index, word in enumerate(words[:-2]):  # "abasteci o carro, 200": what was fuelled, not the goal "Carro novo"
+        if word in FUELLING and tuple(words[index + 1:index + 3]) in _FUELLED:
+            aside.update({index + 1, index + 2})
     for phrase in _ASIDE_PHRASES:  # "uber ida e volta": one ride there and back; "agora há pouco"
         for where in phrase_spans(words, phrase):
             aside.update(where)
@@ -967,6 +971,7 @@ def _comma_after(said: Scan, index: int) -> bool:
     following = said.tokens[index + 1].start if index + 1 < len(said.tokens) else len(said.text)
     return said.text[end:following].strip().startswith(",")
 _ONE_PARCELA: Final = frozenset({"parcela", "prestacao"})
+_FUELLED: Final = (("o", "carro"), ("a", "moto"), ("o", "tanque"))
 _THEN_AT: Final = frozenset({"no", "na", "fui", "passei", "paguei", "gastei", "comprei"})
 _NOT_AFTER: Final = frozenset({"amanha", "dia", "mes", "vencimento", "fechamento"})  # "depois do dia 10": a plan
 # Refused words that, in a clause of their own with no amount, no day and no name, only remark on
@@ -1038,6 +1043,14 @@ def _states_a_price(said: Scan, first: int) -> bool:
     at = first - (len(before) == 2 and said.tokens[first - 1].text.lower() == "de") - 1
     after = said.text[said.tokens[at].end:said.tokens[at + 1].start]
     return not ("..." in after or "…" in after)  # "é... novecentos reais": a pause, not "it costs"
+
+
+def _one_when(whens: Sequence[When]) -> Sequence[When]:
+    """Two words of time that say one day ("dia 31, mês passado"): the day alone; as they are
+    otherwise."""
+    if len(whens) == 2 and len({when.month for when in whens}) == 1 and sum(w.day is not None for w in whens) <= 1:
+        return [next((when for when in whens if when.day is not None), whens[0])]
+    return whens
 
 
 def _pays_later(said: Scan) -> bool:

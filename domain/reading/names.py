@@ -30,8 +30,8 @@ def words(text: str) -> tuple[str, ...]:
 
 
 # Verbs that name a spend with no name of its own: "abasteci 200" is the household's fuel (folded).
-_IMPLIED: Final = ((("abasteci", "abasteceu", "abastecemos", "abasteceram"),
-                    frozenset({"combustivel", "gasolina", "etanol", "alcool", "diesel", "posto"})),)
+FUELLING: Final = ("abasteci", "abasteceu", "abastecemos", "abasteceram")
+_IMPLIED: Final = ((FUELLING, frozenset({"combustivel", "gasolina", "etanol", "alcool", "diesel", "posto"})),)
 
 
 def implied(names: Sequence[str]) -> tuple[str, ...]:

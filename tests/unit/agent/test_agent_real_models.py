@@ -287,3 +287,18 @@ async def test_a_question_whose_read_was_refused_goes_back_to_the_model_to_recov
 
     assert reply.text == "De qual mês?" and len(model.requests) == 2
     assert reply.tool_calls[0].error is not None
+
+
+async def test_a_new_expense_asked_with_a_spends_arguments_is_refused_with_the_way_to_record_the_spend() -> None:
+    from domain.tools.budget import RegisterExpenseTool
+    repo, tools, log = await world()
+    args = {"operationId": "op-1", "name": "Pet", "expected": {"amount": Decimal("390"), "currency": "BRL"},
+            "card": "Nubank", "installments": 3}
+    model = ScriptedModel(call("registerExpense", args), say("Não consegui."))
+    chat = AgentChat.create(model, [*tools, RegisterExpenseTool(repo, BUDGET_ID, log)])
+
+    reply = await chat.send("comprei a ração em 3x no nubank, 390", sender="Ana")
+
+    [refused] = reply.tool_calls
+    assert refused.error is not None and "é recordSpend" in refused.error
+    assert "é recordSpend" in str(model.requests[1].messages[-1]["content"])

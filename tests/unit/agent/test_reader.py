@@ -1070,3 +1070,18 @@ def test_who_paid_told_late_with_the_spouse_called_by_a_short_nickname_is_the_sp
 
 def test_a_name_and_an_amount_with_no_space_between_are_a_spend() -> None:
     assert reader().read("drogaria37,90") == [spend("Farmácia", "37.90")]
+
+
+def test_the_car_that_was_fuelled_is_not_the_goal_named_after_a_car() -> None:
+    assert fuelled().read("a Aninha abasteceu o carro hj, 180") == [spend("Combustível", "180", paidBy="Ana")]
+
+
+def test_the_invoice_of_an_expense_that_is_no_card_is_a_spend_on_it() -> None:
+    assert reader().read("fatura da Enel 109,90") == [spend("Luz", "109.90")]
+    assert reader_with_cards().read("fatura do Nubank 900") is None
+
+
+def test_a_day_and_its_month_told_together_correct_a_spends_month() -> None:
+    last = {**spend("Restaurantes", "74.50"), "operationId": "op-1"}
+    assert reader().read("ah, isso foi dia 30, mês passado", last) == [
+        {**spend("Restaurantes", "74.50", "2026-06"), "corrects": "op-1"}]
