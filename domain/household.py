@@ -126,17 +126,20 @@ HYPOCORISMS: Final = {
     "tonho": ("antonio",), "toninho": ("antonio",), "juca": ("jose",), "quinho": ("joaquim",),
     "leco": ("alexandre",), "xande": ("alexandre",), "lele": ("leticia",),
 }
-_DIMINUTIVES: Final = ("zinha", "zinho", "inha", "inho")  # "Aninha" is Ana, "Carlinha" Carla, "Bruninho" Bruno
+# A name made small or big: "Aninha" is Ana, "Carlinha" Carla, "Marquinhos" and "Marcão" Marcos.
+_FOND_ENDINGS: Final = (("zinhos", 2), ("zinha", 2), ("zinho", 2), ("inhos", 2), ("inha", 2), ("inho", 2),
+                        ("zao", 3), ("ao", 3))  # an ending, and the fewest letters before it
 
 
 def _fondly(members: Sequence[Member], wanted: str) -> Member | None:
-    """The one member a well-known nickname ("Zé", "Bia", "Dudu") or a diminutive of the name
-    ("Aninha", "Carlinha", "Pedrinho") means; None when it means none or two."""
+    """The one member a well-known nickname ("Zé", "Bia", "Dudu"), or the name made small or big
+    ("Aninha", "Carlinha", "Marquinhos", "Marcão"), means; None when it means none or two."""
     names = set(HYPOCORISMS.get(wanted, ()))
-    for ending in _DIMINUTIVES:
+    for ending, fewest in _FOND_ENDINGS:
         stem = wanted[:-len(ending)]
-        if wanted.endswith(ending) and len(stem) >= 2:
-            names |= {stem, stem + "a", stem + "o"}
+        if wanted.endswith(ending) and len(stem) >= fewest:
+            stem = stem[:-2] + "c" if stem.endswith("qu") else stem  # "Marquinhos": Marc-
+            names |= {stem, stem + "a", stem + "o", stem + "os", stem + "as"}
     called = [member for member in members if fold(member.name) in names
               or (fold(member.name).split() or [""])[0] in names]
     return called[0] if len(called) == 1 else None

@@ -51,6 +51,7 @@ from domain.reading.replies import (
     CORRECTION_OPENERS,
     PARCELED,
     RESTATING,
+    TERMS_OF_ENDEARMENT,
     kept_out,
     leads_to_a_value,
     opens_correction,
@@ -906,13 +907,17 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
         if words[index] == "pode" and words[index + 1] in _ASK_TO_RECORD and index + 2 >= len(words) - 1:
             aside.update({index, index + 1} | ({index + 2} if index + 2 < len(words) and words[index + 2] == "ai"
                                                else set()))
-    if _SPEAKER_SPENT & set(words):  # "paguei a Vivo agora, 119,90"; "agora é 150" is not this
+    if (_SPEAKER_SPENT | _PAID) & set(words):  # "paguei a Vivo agora, 119,90"; "agora é 150" is not this
         aside.update(i for i, word in enumerate(words) if word == _NOW and (i == len(words) - 1 or _comma_after(said, i)))
     for index in range(len(words) - 1):
         if words[index] == "ja" and words[index + 1] in _PAID_NOW:  # "já paguei": a bill paid, no total
             aside.add(index)
         if words[index] in _IS_NOW and words[index + 1] in _PAID_STATE:  # "DMAE tá pago, 118,34"
             aside.add(index)
+    for index, word in enumerate(words[:-1]):  # "remédio pro Bruno, 38": whom it was for, still the couple's
+        if word in ("pro", "pra", "para") and index > 0 and member_called(members, words[index + 1]) is not None \
+                and words[index - 1] not in _NOT_FOR and not any(a.last == index - 1 for a in said.amounts):
+            aside.update({index, index + 1})
     for index, word in enumerate(words[:-2]):  # "abasteci o carro, 200": what was fuelled, not the goal "Carro novo"
         if word in FUELLING and tuple(words[index + 1:index + 3]) in _FUELLED:
             aside.update({index + 1, index + 2})
@@ -940,7 +945,7 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
 
 
 _ASIDE_PHRASES: Final = (("ida", "e", "volta"), ("agora", "ha", "pouco"), ("ha", "pouco"), ("agorinha",),
-                         ("tipo", "assim"),
+                         ("tipo", "assim"), ("valeu", "cada", "centavo"),
                          # recorded late: "mês passado paguei 119,99 da Vivo e não lancei"
                          *(("nao", late) for late in ("lancei", "lancamos", "anotei", "anotamos", "registrei")))
 
@@ -958,9 +963,9 @@ def _vocatives(said: Scan, members: Sequence[Member]) -> set[int]:
 
 
 def _calls(members: Sequence[Member], word: str) -> bool:
-    """Whether `word`, alone in its clause, calls a member: by name, or by a nickname of two
-    letters or more that begins exactly one member's name."""
-    if member_called(members, word) is not None:
+    """Whether `word`, alone in its clause, calls a member: by name, by a nickname of two letters
+    or more that begins exactly one member's name, or fondly ("amor", "mozão")."""
+    if member_called(members, word) is not None or word in TERMS_OF_ENDEARMENT:
         return True
     return len(word) >= 2 and word.isalpha() and sum(fold(m.name).startswith(word) for m in members) == 1
 
@@ -972,6 +977,9 @@ def _comma_after(said: Scan, index: int) -> bool:
     return said.text[end:following].strip().startswith(",")
 _ONE_PARCELA: Final = frozenset({"parcela", "prestacao"})
 _FUELLED: Final = (("o", "carro"), ("a", "moto"), ("o", "tanque"))
+# Before "pro Bruno", words that make him whom money went to, not whom a thing was for.
+_NOT_FOR: Final = frozenset({"paguei", "pagamos", "mandei", "transferi", "passei", "dei", "devolvi", "pix",
+                             "emprestei", "enviei", "fiz", "reais", "conto", "pila"})
 _THEN_AT: Final = frozenset({"no", "na", "fui", "passei", "paguei", "gastei", "comprei"})
 _NOT_AFTER: Final = frozenset({"amanha", "dia", "mes", "vencimento", "fechamento"})  # "depois do dia 10": a plan
 # Refused words that, in a clause of their own with no amount, no day and no name, only remark on

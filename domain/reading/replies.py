@@ -86,8 +86,8 @@ _CORRECTION_PHRASES: Final = (("foi", "mal"), ("na", "verdade"), ("na", "vdd"), 
 
 
 # What may stand before that opening: the spouse, called ("amor, não, era 40").
-_VOCATIVES: Final = frozenset({"amor", "amore", "mor", "vida", "bb", "bebe", "mozao", "querida", "querido",
-                               "ah", "eita", "ih", "xi", "putz"})  # and an interjection first: "ah não, foi 180"
+TERMS_OF_ENDEARMENT: Final = frozenset({"amor", "amore", "mor", "vida", "bb", "bebe", "mozao", "querida", "querido"})
+_VOCATIVES: Final = TERMS_OF_ENDEARMENT | {"ah", "eita", "ih", "xi", "putz"}  # and an interjection first: "ah não, foi 180"
 # A reply that says the value again, right after a preview ("foi 25", "põe 15 mil"): a correction
 # when it holds nothing but that value; otherwise the message is read as any other.
 RESTATING: Final = frozenset({"foi", "era", "eram", "foram", "poe", "coloca", "bota", "muda", "troca",

@@ -1085,3 +1085,24 @@ def test_a_day_and_its_month_told_together_correct_a_spends_month() -> None:
     last = {**spend("Restaurantes", "74.50"), "operationId": "op-1"}
     assert reader().read("ah, isso foi dia 30, mês passado", last) == [
         {**spend("Restaurantes", "74.50", "2026-06"), "corrects": "op-1"}]
+
+
+@pytest.mark.parametrize(("text", "call"), [
+    ("ifood pro Bruno, 38", spend("Restaurantes", "38")),          # whom it was for: still the couple's
+    ("o Bruno pagou a luz agora, 98", spend("Luz", "98", paidBy="Bruno")),
+    ("IFOOD 38 REAIS 😋 valeu cada centavo!!!", spend("Restaurantes", "38")),
+])
+def test_whom_a_spend_was_for_now_after_anyone_paid_and_a_happy_remark_change_nothing(
+        text: str, call: dict[str, Any]) -> None:
+    assert reader().read(text) == [call]
+
+
+@pytest.mark.parametrize("text", ["paguei 50 pro Bruno", "mandei 50 pro Bruno de mercado"])
+def test_money_that_went_to_the_spouse_is_no_spend_for_them(text: str) -> None:
+    read = reader().read(text)
+    assert not read or read[0]["name"] != "recordSpend"
+
+
+def test_who_paid_told_late_with_the_spouse_called_fondly_is_the_speaker() -> None:
+    last = {**spend("Luz", "900", paidBy="Bruno"), "operationId": "op-1"}
+    assert reader().read("fui eu q paguei essa, mozão", last) == [{**spend("Luz", "900"), "corrects": "op-1"}]

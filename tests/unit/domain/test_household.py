@@ -219,3 +219,15 @@ def test_a_well_known_nickname_two_members_answer_to_means_neither() -> None:
     house.add_member("Alberto")
 
     assert member_called(house.members, "Beto") is None
+
+
+@pytest.mark.parametrize(("said", "meant"), [("Marquinhos", "Marcos"), ("Marcão", "Marcos"), ("Paulão", "Paulo")])
+def test_a_name_made_big_or_small_is_that_member(said: str, meant: str) -> None:
+    house = Household.create("Casa", "BRL")
+    for name in ("Marcos", "Paulo", "Leo"):
+        house.add_member(name)
+
+    found = member_called(house.members, said)
+
+    assert (found.name if found else None) == meant
+    assert member_called(house.members, "leão") is None  # a word that ends so, too short a stem
