@@ -916,7 +916,7 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
             aside.add(index)
     for index, word in enumerate(words[:-1]):  # "remédio pro Bruno, 38": whom it was for, still the couple's
         if word in ("pro", "pra", "para") and index > 0 and member_called(members, words[index + 1]) is not None \
-                and words[index - 1] not in _NOT_FOR and not any(a.last == index - 1 for a in said.amounts):
+                and not set(words) & _TO_SOMEONE and not any(a.last == index - 1 for a in said.amounts):
             aside.update({index, index + 1})
     for index, word in enumerate(words[:-2]):  # "abasteci o carro, 200": what was fuelled, not the goal "Carro novo"
         if word in FUELLING and tuple(words[index + 1:index + 3]) in _FUELLED:
@@ -977,9 +977,10 @@ def _comma_after(said: Scan, index: int) -> bool:
     return said.text[end:following].strip().startswith(",")
 _ONE_PARCELA: Final = frozenset({"parcela", "prestacao"})
 _FUELLED: Final = (("o", "carro"), ("a", "moto"), ("o", "tanque"))
-# Before "pro Bruno", words that make him whom money went to, not whom a thing was for.
-_NOT_FOR: Final = frozenset({"paguei", "pagamos", "mandei", "transferi", "passei", "dei", "devolvi", "pix",
-                             "emprestei", "enviei", "fiz", "reais", "conto", "pila"})
+# Beside "pro Bruno", words that make him whom money went to ("passei 150 do mercado pro Bruno"),
+# not whom a thing was for ("remédio pro Bruno, 38").
+_TO_SOMEONE: Final = frozenset({"mandei", "transferi", "passei", "dei", "devolvi", "pix", "emprestei", "enviei",
+                                "te", "acerto", "acertei", "metade", "parte"})
 _THEN_AT: Final = frozenset({"no", "na", "fui", "passei", "paguei", "gastei", "comprei"})
 _NOT_AFTER: Final = frozenset({"amanha", "dia", "mes", "vencimento", "fechamento"})  # "depois do dia 10": a plan
 # Refused words that, in a clause of their own with no amount, no day and no name, only remark on
