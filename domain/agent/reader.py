@@ -90,7 +90,6 @@ _WE: Final = frozenset({"gente", "nos"})  # "a gente pagou": the speaker, as whe
 # The speaker in the first person: beside a member who paid, the message tells two payers.
 _SPEAKER_SPENT: Final = frozenset({"gastei", "gastamos", "paguei", "pagamos", "comprei", "compramos"})
 _SPEAKER: Final = _SELF | _SPEAKER_SPENT | frozenset({"comigo", "fui"})
-_MINE: Final = frozenset({"meu", "minha", "meus", "minhas"})
 _JOINERS: Final = frozenset({"e", "mais", "tambem", "tb", "+"})
 _CHANGE_TO: Final = frozenset({"pra", "para", "em"})
 _PER: Final = frozenset({"por", "ao"})  # "por mês", "ao mês"
@@ -899,9 +898,11 @@ _NOW: Final = "agora"
 
 def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
     """Words beside a spend that change nothing in it: the spouse called first ("Ana, gastei 50 no
-    mercado"), "pode registrar" at the end, "agora" after a spend told in the past ("gastei 50
-    no mercado agora"; "agora é 150" is a new expected amount, not this), "já" before "paguei" ("já
-    gastamos 1500" is a running total, not this), "tá" before "pago" and "ida e volta"."""
+    mercado"), or last ("…, Zé", "…, mozão"), "pode registrar" at the end, "agora" closing a clause
+    after a spend told in the past ("paguei a Vivo agora, 119,90"; "agora é 150" is a new expected
+    amount, not this), "já" before "paguei" ("já gastamos 1500" is a running total, not this), "tá"
+    before "pago", whom a thing was for ("remédio pro Bruno"), what was fuelled ("abasteci o
+    carro"), "ida e volta" and "não lancei"."""
     words, aside = said.words, _vocatives(said, members)
     for index in range(len(words) - 1):
         if words[index] == "pode" and words[index + 1] in _ASK_TO_RECORD and index + 2 >= len(words) - 1:
@@ -975,6 +976,8 @@ def _comma_after(said: Scan, index: int) -> bool:
     end = said.tokens[index].end
     following = said.tokens[index + 1].start if index + 1 < len(said.tokens) else len(said.text)
     return said.text[end:following].strip().startswith(",")
+
+
 _ONE_PARCELA: Final = frozenset({"parcela", "prestacao"})
 _FUELLED: Final = (("o", "carro"), ("a", "moto"), ("o", "tanque"))
 # Beside "pro Bruno", words that make him whom money went to ("passei 150 do mercado pro Bruno"),
