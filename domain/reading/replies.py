@@ -166,9 +166,17 @@ _KEPT_OUT: Final = (("pessoal",), ("particular",), ("por", "minha", "conta"),
 def kept_out(words: Sequence[str]) -> set[int]:
     """Where a message's folded words keep a spend out of the couple's split ("é só meu", "só pra
     mim", "não divide", "n divide essa", "por minha conta", "é pessoal"); empty when nowhere.
-    "pessoal" opening a message calls the group ("pessoal, paguei a luz"): not this."""
+    "pessoal" opening a message, or after a greeting, calls the group ("pessoal, paguei a luz",
+    "oi pessoal, …", "bom dia pessoal, …"): not this."""
     return {i for phrase in _KEPT_OUT for where in phrase_spans(words, phrase)
-            if not (phrase == ("pessoal",) and where.start == 0) for i in where}
+            if not (phrase == ("pessoal",) and _calls_the_group(words, where.start)) for i in where}
+
+
+_GREETINGS: Final = frozenset({"oi", "ola", "opa", "ei", "eai", "ae", "alo", "dia", "tarde", "noite", "salve"})
+
+
+def _calls_the_group(words: Sequence[str], index: int) -> bool:
+    return index == 0 or words[index - 1] in _GREETINGS or (index >= 2 and tuple(words[index - 2:index]) == ("e", "ai"))
 
 
 def tells_late(words: Sequence[str]) -> bool:

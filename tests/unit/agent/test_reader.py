@@ -1106,3 +1106,8 @@ def test_money_that_went_to_the_spouse_is_no_spend_for_them(text: str) -> None:
 def test_who_paid_told_late_with_the_spouse_called_fondly_is_the_speaker() -> None:
     last = {**spend("Luz", "900", paidBy="Bruno"), "operationId": "op-1"}
     assert reader().read("fui eu q paguei essa, mozão", last) == [{**spend("Luz", "900"), "corrects": "op-1"}]
+
+
+@pytest.mark.parametrize("text", ["oi pessoal, paguei 120 de luz", "bom dia pessoal, paguei 120 de luz"])
+def test_pessoal_after_a_greeting_calls_the_group_and_the_spend_is_shared(text: str) -> None:
+    assert reader().read(text) == [spend("Luz", "120")]
