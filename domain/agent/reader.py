@@ -710,7 +710,7 @@ _WHEN_ARGUMENT: Final = {"recordSpend": ("period", "month"), "contributeToGoal":
 def _with_implied(expenses: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The expenses with the verbs that name one by what it is for ("abasteci": the fuel) as more
     of its names, where exactly one expense answers to them; as they are otherwise."""
-    meant = [(name, implied(names)) for name, names in expenses if implied(names)]
+    meant = [(name, verbs) for name, names in expenses if (verbs := implied(names))]
     if len(meant) != 1:
         return expenses
     return tuple((name, (*names, *meant[0][1]) if name == meant[0][0] else names) for name, names in expenses)

@@ -134,13 +134,16 @@ def test_an_empty_member_name_is_refused() -> None:
     ("Pedro", None),
 ])
 def test_a_member_is_found_by_name_or_by_a_nickname_that_begins_only_their_name(said: str, meant: str | None) -> None:
+    assert called_in(("Rafael", "Júlia"), said) == meant
+
+
+def called_in(names: tuple[str, ...], said: str) -> str | None:
+    """The name of the member `said` means in a household of `names`, or None."""
     house = Household.create("Casa", "BRL")
-    house.add_member("Rafael")
-    house.add_member("Júlia")
-
+    for name in names:
+        house.add_member(name)
     found = member_called(house.members, said)
-
-    assert (found.name if found else None) == meant
+    return found.name if found else None
 
 
 def test_a_nickname_two_members_share_means_neither_and_an_exact_name_wins() -> None:
@@ -204,30 +207,14 @@ def test_a_longer_name_or_a_syllable_two_members_share_is_nobody(asked: str) -> 
     ("Aninha", "Ana"), ("Carlinha", "Carla"), ("Pedrinho", "Pedro"),          # a name made small
 ])
 def test_a_member_is_found_by_a_nickname_everyone_knows_the_name_by_or_by_its_diminutive(said: str, meant: str) -> None:
-    house = Household.create("Casa", "BRL")
-    for name in ("José", "Beatriz", "Eduardo", "Ana", "Carla", "Pedro"):
-        house.add_member(name)
-
-    found = member_called(house.members, said)
-
-    assert (found.name if found else None) == meant
+    assert called_in(("José", "Beatriz", "Eduardo", "Ana", "Carla", "Pedro"), said) == meant
 
 
 def test_a_well_known_nickname_two_members_answer_to_means_neither() -> None:
-    house = Household.create("Casa", "BRL")
-    house.add_member("Roberto")
-    house.add_member("Alberto")
-
-    assert member_called(house.members, "Beto") is None
+    assert called_in(("Roberto", "Alberto"), "Beto") is None
 
 
 @pytest.mark.parametrize(("said", "meant"), [("Marquinhos", "Marcos"), ("Marcão", "Marcos"), ("Paulão", "Paulo")])
 def test_a_name_made_big_or_small_is_that_member(said: str, meant: str) -> None:
-    house = Household.create("Casa", "BRL")
-    for name in ("Marcos", "Paulo", "Leo"):
-        house.add_member(name)
-
-    found = member_called(house.members, said)
-
-    assert (found.name if found else None) == meant
-    assert member_called(house.members, "leão") is None  # a word that ends so, too short a stem
+    assert called_in(("Marcos", "Paulo", "Leo"), said) == meant
+    assert called_in(("Marcos", "Paulo", "Leo"), "leão") is None  # a word that ends so, too short a stem
