@@ -15,7 +15,9 @@ none; the household's income told
 plainly ("nossa renda é 12 mil") to `domain.agent.income`, which makes setIncome's, or none; an
 expense's new expected amount on change words ("o aluguel vai pra 2.700") to
 `domain.agent.adjustments`, which makes /ajuste's, or none; an acerto asked for ("te mandei 100 no
-pix, acerta aí") to `domain.agent.settlements`, which makes /acerto's, or none.
+pix, acerta aí") to `domain.agent.settlements`, which makes /acerto's, or none. Sentences of small
+talk around a spend ("bom dia ☀️ a Sofia acordou com febre. passei na farmácia, 64,90") it leaves
+out first (`domain.reading.small_talk`), and takes what is left only when it is spends.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ from domain.reading.replies import (
     tells_late,
     without_tag_question,
 )
+from domain.reading.small_talk import clock, only_chats, sentences
 from domain.reading.spelled import spelled_at
 from domain.text import fold, matches_any, phrase_spans
 
@@ -78,6 +81,8 @@ _NOT_A_PLAIN_SPEND: Final = tuple(["subiu", "sobe", "subir", "aumentou", "aument
     # a weekend across two months, or a month's end: a day the reader cannot date; time counted
     # back in a way it does not read ("duas semanas atrás", "há uns dias")
     "fim", "final", "fds", "atras", "retrasad*", "dias", "semanas", "meses",
+    # a spend taken back as it is told: "mercado 300. brincadeira kkk"
+    "brincadeira", "brincando", "zoeira", "zoando", "zuera", "mentira",
     # a part of the amount beside it ("230 no mercado, sendo 30 de farmácia"), not a spend of its own
     "sendo", "incluindo", "incluso", "inclusive", "dentro"])
 _QUESTION_OPENERS: Final = frozenset({"quanto", "quanta", "quantos", "quantas", "qual", "quais",
@@ -181,6 +186,12 @@ class SpendReader:
         if not text or len(text) > MAX_TEXT or "\n" in text.strip():
             return None
         text = without_tag_question(text)  # "lança 50 no mercado, blz?": the statement
+        chat = self._without_small_talk(text)
+        if chat is not None:  # "bom dia ☀️ a Sofia acordou com febre. passei na farmácia, 64,90": the spend
+            calls = self.read(chat[0], last)
+            if calls and all(call["name"] == RECORD_SPEND and "corrects" not in call
+                             and not (chat[1] and "card" in call["arguments"]) for call in calls):
+                return calls  # else read whole, as ever: a question, a goal or a correction among the chat
         said = scan(text, today=self.today)
         if last is not None and starred(text):  # "*213": the value of the message before, put right
             return self._corrected(scan(text.replace("*", " "), today=self.today), last)
@@ -302,6 +313,38 @@ class SpendReader:
                 arguments["installments"] = parcelas[0]
             calls.append({"name": RECORD_SPEND, "arguments": arguments})
         return calls
+
+    def _without_small_talk(self, text: str) -> tuple[str, bool] | None:
+        """`text` without its sentences that only chat (`_chats`), and whether one of those named
+        a day (a card purchase's day decides its fatura: such a spend stays whole); None when it
+        has no such sentence, or nothing else."""
+        parts = sentences(text)
+        if len(parts) < 2:
+            return None
+        chat = [self._chats(text[first:last]) for first, last in parts]
+        kept = [(first, last) for (first, last), chats in zip(parts, chat, strict=True) if not chats]
+        if not kept or len(kept) == len(parts):
+            return None
+        dated = any(chats and scan(text[first:last], today=self.today).whens
+                    for (first, last), chats in zip(parts, chat, strict=True))
+        pieces = (text[first:last].rstrip() for first, last in kept)
+        return " ".join(piece if piece[-1] in ".!?…" else f"{piece}." for piece in pieces), dated
+
+    def _chats(self, sentence: str) -> bool:
+        """Whether `sentence` only chats: `only_chats`, with no amount but a time ("até as 7"), no
+        day but of this month (the spend's own month stays as it is: "vc viu o jogo ontem?"), no
+        expense, goal or card, and no member but one called first ("dani vc viu…", "Zé, …")."""
+        said = scan(sentence, today=self.today)
+        words, times = said.words, clock(said.words)
+        if not only_chats(words) or self._named(words) or self._names_a_goal(words) or self._names_a_card(words):
+            return False
+        if any(not set(range(found.first, found.last + 1)) <= times for found in said.amounts):
+            return False
+        if any(when.month != Period.of(self.today) for when in said.whens):
+            return False
+        return not any(member_called(self.members, word) and not (
+            index == 0 and len(words) > 2 and (words[1] in _YOU or _comma_after(said, 0)))
+            for index, word in enumerate(words))
 
     def _home(self, found: Found) -> bool:
         return found.amount.currency in (None, self.currency)
@@ -945,7 +988,8 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
     return aside
 
 
-_ASIDE_PHRASES: Final = (("ida", "e", "volta"), ("agora", "ha", "pouco"), ("ha", "pouco"), ("agorinha",),
+_YOU: Final = frozenset({"vc", "voce", "tu", "ce"})  # "dani vc viu o jogo?": the spouse called, then asked
+_ASIDE_PHRASES: Final = (("ida", "e", "volta"), ("na", "volta"), ("agora", "ha", "pouco"), ("ha", "pouco"), ("agorinha",),
                          ("tipo", "assim"), ("valeu", "cada", "centavo"),
                          # recorded late: "mês passado paguei 119,99 da Vivo e não lancei"
                          *(("nao", late) for late in ("lancei", "lancamos", "anotei", "anotamos", "registrei")))
@@ -988,7 +1032,8 @@ _THEN_AT: Final = frozenset({"no", "na", "fui", "passei", "paguei", "gastei", "c
 _NOT_AFTER: Final = frozenset({"amanha", "dia", "mes", "vencimento", "fechamento"})  # "depois do dia 10": a plan
 # Refused words that, in a clause of their own with no amount, no day and no name, only remark on
 # a spend ("…, 159,90, tá tudo caro demais", "…, era o remédio da febre do pequeno", "…, agora vai 💪").
-_REMARKING: Final = frozenset({"ta", "tah", "esta", "ja", "era", "tipo", "agora", "vai", "sem"})  # "…, sem multa ufa"
+_REMARKING: Final = frozenset({"ta", "tah", "esta", "ja", "era", "tipo", "agora", "vai", "sem",  # "…, sem multa ufa"
+                               "pq", "porque"})  # "…, 27,80 pq o carro ficou na oficina": why, not what
 _DISCOUNT: Final = frozenset({"desconto", "descontinho"})
 _SOME: Final = frozenset({"uns", "umas"})
 

@@ -7,6 +7,7 @@ the members named (domain/tools/grounding.py)."""
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -92,6 +93,11 @@ def mentioned_in(message: Sequence[str], names: Iterable[str]) -> bool:
     return False
 
 
+# The verbs a spend is told with ("paguei", "gastou", "comprei"): written as they are, never a
+# name written loosely, whatever name they look like.
+_TELLS_A_SPEND: Final = re.compile(r"(?:pag|gast|compr)(?:uei|ou|amos|aram|o|a|ar|ei|ue|ava|ando)")
+
+
 def loosely_written_in(text: str, names: Iterable[str]) -> bool:
     """Whether `text` writes a word of `names` at all, loosely: in the singular or the plural, a
     few letters off (one in a short word, one in four in a long one), by its first five letters
@@ -104,6 +110,8 @@ def loosely_written_in(text: str, names: Iterable[str]) -> bool:
     for said in set(singular(words(text))):
         if said in wanted:
             return True
+        if _TELLS_A_SPEND.fullmatch(said):  # "paguei" is no misspelt "Pague" of "Pague Menos"
+            continue
         for key in wanted:
             if len(said) < 4 or len(key) < 4:
                 continue

@@ -1111,3 +1111,32 @@ def test_who_paid_told_late_with_the_spouse_called_fondly_is_the_speaker() -> No
 @pytest.mark.parametrize("text", ["oi pessoal, paguei 120 de luz", "bom dia pessoal, paguei 120 de luz"])
 def test_pessoal_after_a_greeting_calls_the_group_and_the_spend_is_shared(text: str) -> None:
     assert reader().read(text) == [spend("Luz", "120")]
+
+
+@pytest.mark.parametrize(("text", "call"), [
+    ("bom dia ☀️ o Theo acordou com febre de novo. passei na drogaria e gastei 64,90. vc chega q horas?",
+     spend("Farmácia", "64.90")),
+    ("amor hoje foi corrido, reunião até as 7 😩 paguei a luz, 120. chego em 20 min", spend("Luz", "120")),
+    ("mercado 75,30 (voltei pq esqueci o sabão kkk)", spend("Mercado", "75.30")),
+    ("Bruno vc viu o jogo? perdemos de novo 🤦‍♂️ enfim, peguei um 99 na volta, 23,50", spend("Uber", "23.50")),
+    ("tava com preguiça de cozinhar, pedi ifood, 72,40 🤤 o Theo já dormiu", spend("Restaurantes", "72.40")),
+])
+def test_sentences_of_small_talk_around_a_spend_change_nothing_in_it(text: str, call: dict[str, Any]) -> None:
+    assert reader().read(text) == [call]
+
+
+@pytest.mark.parametrize("text", [
+    "mercado 300. brincadeira kkk",                      # taken back
+    "paguei a luz, 120. a Ana vai me acertar depois",    # an acerto to come
+    "luz 120. vence amanhã",                             # a bill still to pay
+    "mercado 200. foi o Bruno",                          # who paid, told apart
+    "vc viu o jogo ontem? paguei a luz, 120",            # a day of last month (today is the 1st)
+    "mercado 200. e o aluguel?",                         # another expense
+    "farmácia 45. cinquenta com o remédio do Theo",      # an amount in words
+])
+def test_a_sentence_that_tells_anything_of_the_money_is_no_small_talk(text: str) -> None:
+    assert reader().read(text) is None
+
+
+def test_the_speakers_own_told_in_a_sentence_apart_still_keeps_the_spend_out_of_the_split() -> None:
+    assert reader().read("gastei 50 no mercado. é só meu 😅") == [spend("Mercado", "50", shared=False)]

@@ -12,6 +12,7 @@ from domain.errors import InvalidDate
 from domain.money import Period
 from domain.reading import day_named, read_date, read_period
 from domain.reading.message import scan
+from domain.reading.small_talk import only_chats, sentences
 from domain.reading.spelled import spelled_at
 
 WEDNESDAY = date(2026, 6, 17)
@@ -135,6 +136,15 @@ def test_a_name_of_one_short_word_is_written_only_as_that_whole_word() -> None:
     assert not loosely_written_in("posto 180 no xp", ["XP Visa"])  # a short word of a longer name: no
 
 
+def test_a_verb_that_tells_a_spend_is_no_name_written_loosely() -> None:
+    from domain.reading.names import loosely_written_in
+
+    assert not loosely_written_in("paguei 85 hj naquela loja do centro", ["Farmácia", "Pague Menos"])
+    assert not loosely_written_in("gastou 40 ontem", ["Gasto fixo"])
+    assert loosely_written_in("fui na pague menos, 85", ["Pague Menos"])
+    assert loosely_written_in("85 na paguemenos", ["Pague Menos"])
+
+
 @pytest.mark.parametrize(("text", "words", "amount"), [
     ("continente23,45", ("continente", "23,45"), Decimal("23.45")),
     ("spotify21,90", ("spotify", "21,90"), Decimal("21.90")),
@@ -158,3 +168,19 @@ def test_q_is_read_as_que() -> None:
 def test_euros_written_with_the_symbol_for_the_comma_keep_their_cents() -> None:
     [found] = scan("pingo doce, 9€99", today=WEDNESDAY).amounts
     assert (found.value, found.amount.currency) == (Decimal("9.99"), "EUR")
+
+
+def test_a_message_parts_into_sentences_at_stops_emoji_and_parentheses() -> None:
+    text = "gente q calor 🥵 vou tomar um banho. paguei a luz, 120 (vencia hj)"
+    assert [text[first:last] for first, last in sentences(text)] == [
+        "gente q calor", "vou tomar um banho.", "paguei a luz, 120", "vencia hj"]
+
+
+@pytest.mark.parametrize(("text", "chats"), [
+    ("reunião até as 7", True), ("chego em 20 min", True), ("levei 1h pra chegar", True),
+    ("vc viu o jogo ontem?", True), ("perdemos de novo kkk", True),
+    ("paguei 120", False), ("é só meu", False), ("não era isso", False), ("vence amanhã", False),
+    ("brincadeira kkk", False), ("deu 7 reais", False), ("o resto no cartão", False),
+])
+def test_a_sentence_only_chats_with_no_number_but_a_time_and_no_word_of_money(text: str, chats: bool) -> None:
+    assert only_chats(scan(text).words) is chats
