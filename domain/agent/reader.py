@@ -281,6 +281,8 @@ class SpendReader:
         covered |= self._remarks(said, (covered - named) | (named if len(matches) > 1 else set()))
         own = kept_out(words)  # "é pessoal", "só meu", "não divide", "por minha conta": kept out of the split
         covered |= own
+        # "geladeira nova", right after the expense's name: the thing bought, no new expense
+        covered |= {m.last + 1 for m in matches if m.last + 1 < len(words) and words[m.last + 1] in _NEW}
         payer = self._payer(words, covered)
         if payer is False or payer is True:
             return None
@@ -953,6 +955,14 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
                                                else set()))
     if (_SPEAKER_SPENT | _PAID) & set(words):  # "paguei a Vivo agora, 119,90"; "agora é 150" is not this
         aside.update(i for i, word in enumerate(words) if word == _NOW and (i == len(words) - 1 or _comma_after(said, i)))
+    for index, word in enumerate(words):  # "paguei agora a conta…", "abasteci o carro agora no posto": just now
+        if word == _NOW and index > 0 and (words[index - 1] in _I_DID or (
+                index >= 3 and words[index - 3] in FUELLING and tuple(words[index - 2:index]) in _FUELLED)):
+            aside.add(index)
+    for phrase in _CLOSERS:  # "…, tá bom", "… viu": said to the spouse at the end
+        if len(words) > len(phrase) + 1 and tuple(words[-len(phrase):]) == phrase:
+            aside.update(range(len(words) - len(phrase), len(words)))
+            break
     for index in range(len(words) - 1):
         if words[index] == "ja" and words[index + 1] in _PAID_NOW:  # "já paguei": a bill paid, no total
             aside.add(index)
@@ -988,6 +998,11 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
     return aside
 
 
+# The speaker telling what they did, right after the spouse's name or before "agora": "dani passei
+# no atack…", "paguei agora a conta da luz".
+_I_DID: Final = _SPEAKER_SPENT | frozenset(FUELLING[:1]) | frozenset({"fui", "passei", "peguei", "pedi", "fiz"})
+_NEW: Final = frozenset({"novo", "nova", "novos", "novas"})
+_CLOSERS: Final = (("ta", "bom"), ("ta",), ("viu",), ("ne",), ("ok",), ("blz",), ("beleza",))
 _YOU: Final = frozenset({"vc", "voce", "tu", "ce"})  # "dani vc viu o jogo?": the spouse called, then asked
 _ASIDE_PHRASES: Final = (("ida", "e", "volta"), ("na", "volta"), ("agora", "ha", "pouco"), ("ha", "pouco"), ("agorinha",),
                          ("tipo", "assim"), ("valeu", "cada", "centavo"),
@@ -1000,8 +1015,8 @@ def _vocatives(said: Scan, members: Sequence[Member]) -> set[int]:
     "essa fui eu que paguei, Zé", or there by a nickname that begins exactly one member's name
     ("…, Ju", "Pá, …")."""
     words, called = said.words, set()
-    if len(words) > 1 and _calls(members, words[0]) and _comma_after(said, 0):
-        called.add(0)
+    if len(words) > 1 and _calls(members, words[0]) and (_comma_after(said, 0) or words[1] in _I_DID):
+        called.add(0)  # "Ana, gastei…", or as a voice note writes it, "dani passei no atack…"
     if len(words) > 1 and _calls(members, words[-1]) and _comma_after(said, len(words) - 2):
         called.add(len(words) - 1)
     return called

@@ -1140,3 +1140,25 @@ def test_a_sentence_that_tells_anything_of_the_money_is_no_small_talk(text: str)
 
 def test_the_speakers_own_told_in_a_sentence_apart_still_keeps_the_spend_out_of_the_split() -> None:
     assert reader().read("gastei 50 no mercado. é só meu 😅") == [spend("Mercado", "50", shared=False)]
+
+
+@pytest.mark.parametrize(("text", "call"), [
+    ("bruno passei no supermercado e gastei duzentos e trinta reais e sessenta centavos", spend("Mercado", "230.60")),
+    ("amor paguei agora a conta de luz deu cento e vinte reais tá bom", spend("Luz", "120")),
+    ("gastei 50 no mercado viu", spend("Mercado", "50")),
+    ("peguei um 99, 23,50 tá", spend("Uber", "23.50")),
+    ("comprei um botijão novo, 120", spend("Gás", "120")),
+])
+def test_a_voice_note_with_no_commas_calls_the_spouse_first_and_closes_with_a_word_to_them(
+        text: str, call: dict[str, Any]) -> None:
+    assert reader().read(text) == [call]
+
+
+def test_a_spouse_named_before_their_own_paid_verb_paid_whatever_closes_the_message() -> None:
+    assert reader().read("Bruno pagou 50 no mercado tá") == [spend("Mercado", "50", paidBy="Bruno")]
+
+
+@pytest.mark.parametrize("text", ["agora é 150 de luz", "a conta de luz nova é 150"])
+def test_now_before_a_value_and_a_new_things_price_are_no_spend(text: str) -> None:
+    read = reader().read(text)
+    assert read is None or all(call["name"] != "recordSpend" for call in read)
