@@ -1002,7 +1002,7 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
 # no atack…", "paguei agora a conta da luz".
 _I_DID: Final = _SPEAKER_SPENT | frozenset(FUELLING[:1]) | frozenset({"fui", "passei", "peguei", "pedi", "fiz"})
 _NEW: Final = frozenset({"novo", "nova", "novos", "novas"})
-_CLOSERS: Final = (("ta", "bom"), ("ta",), ("viu",), ("ne",), ("ok",), ("blz",), ("beleza",))
+_CLOSERS: Final[tuple[tuple[str, ...], ...]] = (("ta", "bom"), ("ta",), ("viu",), ("ne",), ("ok",), ("blz",), ("beleza",))
 _YOU: Final = frozenset({"vc", "voce", "tu", "ce"})  # "dani vc viu o jogo?": the spouse called, then asked
 _ASIDE_PHRASES: Final = (("ida", "e", "volta"), ("na", "volta"), ("agora", "ha", "pouco"), ("ha", "pouco"), ("agorinha",),
                          ("tipo", "assim"), ("valeu", "cada", "centavo"),
