@@ -63,7 +63,7 @@ from domain.reading.replies import (
     tells_late,
     without_tag_question,
 )
-from domain.reading.small_talk import clock, only_chats, sentences
+from domain.reading.small_talk import chats, sentences
 from domain.reading.spelled import spelled_at
 from domain.text import fold, matches_any, phrase_spans
 
@@ -324,25 +324,21 @@ class SpendReader:
         if len(parts) < 2:
             return None
         chat = [self._chats(text[first:last]) for first, last in parts]
-        kept = [(first, last) for (first, last), chats in zip(parts, chat, strict=True) if not chats]
+        kept = [(first, last) for (first, last), talk in zip(parts, chat, strict=True) if not talk]
         if not kept or len(kept) == len(parts):
             return None
-        dated = any(chats and scan(text[first:last], today=self.today).whens
-                    for (first, last), chats in zip(parts, chat, strict=True))
+        dated = any(talk and scan(text[first:last], today=self.today).whens
+                    for (first, last), talk in zip(parts, chat, strict=True))
         pieces = (text[first:last].rstrip() for first, last in kept)
         return " ".join(piece if piece[-1] in ".!?…" else f"{piece}." for piece in pieces), dated
 
     def _chats(self, sentence: str) -> bool:
-        """Whether `sentence` only chats: `only_chats`, with no amount but a time ("até as 7"), no
-        day but of this month (the spend's own month stays as it is: "vc viu o jogo ontem?"), no
-        expense, goal or card, and no member but one called first ("dani vc viu…", "Zé, …")."""
+        """Whether `sentence` only chats (`chats`: no number but a time, no word of money, no day
+        it only dates), with no expense, goal or card, and no member but one called first ("dani vc
+        viu…", "Zé, …")."""
         said = scan(sentence, today=self.today)
-        words, times = said.words, clock(said.words)
-        if not only_chats(words) or self._named(words) or self._names_a_goal(words) or self._names_a_card(words):
-            return False
-        if any(not set(range(found.first, found.last + 1)) <= times for found in said.amounts):
-            return False
-        if any(when.month != Period.of(self.today) for when in said.whens):
+        words = said.words
+        if not chats(said) or self._named(words) or self._names_a_goal(words) or self._names_a_card(words):
             return False
         return not any(member_called(self.members, word) and not (
             index == 0 and len(words) > 2 and (words[1] in _YOU or _comma_after(said, 0)))

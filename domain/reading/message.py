@@ -32,6 +32,10 @@ _DIGIT: Final = re.compile(r"[0-9]")
 _NOT_MONEY: Final = re.compile(
     r"[0-9]+x|[0-9]+(?:[.,][0-9]+)?%|[0-9]{1,2}h(?:[0-9]{2})?|[0-9]{1,2}:[0-9]{2}|[0-9]+[ºª°]|"
     r"[0-9]+(?:a|o|os|as)", re.IGNORECASE)
+# Units a number counts that are no money: time, distance, weight, volume, heat (folded).
+# Plurals only: "paguei 150 dia 5", "100 mês passado" are money and a day.
+_MEASURES: Final = frozenset({"anos", "meses", "semanas", "dias", "horas", "minutos", "km", "quilometros", "metros",
+                              "kg", "quilos", "litros", "graus"})
 _MONTH_NAMES: Final = ("janeiro", "fevereiro", "marco", "abril", "maio", "junho", "julho", "agosto",
                        "setembro", "outubro", "novembro", "dezembro")
 _PER: Final = re.compile(r"(?P<amount>[^/]*[0-9][^/]*)/(?P<per>[^\W\d_]+)")
@@ -108,7 +112,8 @@ class Scan:
         if before and before[-1] in ("r$", "reais", "de"):
             before = before[:-1]  # "uns R$ 80", "cerca de 80"
         after = self.words[found.last + 1:found.last + 4]
-        return (bool(before) and before[-1] in _GUESS_BEFORE) or tuple(before[-3:]) == ("mais", "ou", "menos") \
+        guessed = bool(before) and before[-1] in _GUESS_BEFORE and (before[-1] != "volta" or before[-2:-1] == ("por",))
+        return guessed or tuple(before[-3:]) == ("mais", "ou", "menos") \
             or tuple(after[:2]) in _GUESS_AFTER or (tuple(after[:1]) == ("ou",) and any(
                 a.first == found.last + 2 for a in self.amounts)) or (_round(found) and (
                     bool(set(self.words) & _NOT_SURE) or any(
@@ -222,6 +227,8 @@ def scan(text: str, *, today: date | None = None) -> Scan:
             index += 1
             continue
         found = _amount_at(words, folded, index, taken)
+        if found is not None and _measures(found, tokens, folded, text):
+            found = None  # "faz 4 anos", "40 litros", "3 km": no money
         if found is not None:
             amounts.append(found)
             index = found.last + 1
@@ -229,7 +236,7 @@ def scan(text: str, *, today: date | None = None) -> Scan:
         if _DIGIT.search(words[index]):
             strays.append(index)
         index += 1
-    amounts = _with_centavos(amounts, folded)
+    amounts = _spoken_cents(_with_centavos(amounts, folded), folded)
     currencies = {found.amount.currency for found in amounts if found.amount.currency}
     for word, key in zip(words, folded, strict=True):
         code = _currency(word, key)
@@ -241,6 +248,14 @@ def scan(text: str, *, today: date | None = None) -> Scan:
 _UNITS: Final = frozenset({"reais", "real", "euros", "euro", "dolares", "dolar"})  # "… reais e 90 centavos"
 _CENT: Final = Decimal("0.01")
 _CENTAVOS: Final = frozenset({"centavos", "centavo"})
+
+
+def _measures(found: Found, tokens: Sequence[Token], folded: Sequence[str], text: str) -> bool:
+    """Whether `found` is a whole number with no currency right before a unit of `_MEASURES`
+    ("4 anos"; "84,30. dia corrido" is money)."""
+    after = found.last + 1
+    return found.first == found.last and found.amount.currency is None and tokens[found.first].text.isdigit() \
+        and after < len(tokens) and folded[after] in _MEASURES and not text[tokens[found.last].end:tokens[after].start].strip()
 
 
 def _with_centavos(amounts: list[Found], folded: Sequence[str]) -> list[Found]:
@@ -262,6 +277,29 @@ def _with_centavos(amounts: list[Found], folded: Sequence[str]) -> list[Found]:
                                before.first, after, spelled=before.spelled or found.spelled)
         else:
             merged.append(Found(Amount(cents.quantize(_CENT), None), found.first, after, spelled=found.spelled))
+    return merged
+
+
+_AFTER_AN_AMOUNT: Final = frozenset({"de", "da", "do", "no", "na", "em", "pra", "pro", "para", "e", "mais"})
+
+
+def _spoken_cents(amounts: list[Found], folded: Sequence[str]) -> list[Found]:
+    """ "quarenta e três e noventa", as a price is said: two numbers in words joined by "e", the
+    second of two digits that cannot go on the first, are reais and cents (43,90). Not when the
+    second goes on to something of its own ("… e trinta de uber")."""
+    merged: list[Found] = []
+    for found in amounts:
+        before = merged[-1] if merged else None
+        after = found.last + 1
+        if before is not None and before.spelled and found.spelled \
+                and before.last + 2 == found.first and folded[before.last + 1] == "e" \
+                and before.amount.currency is None and found.amount.currency is None \
+                and before.value == before.value.to_integral_value() and 10 <= found.value < 100 \
+                and (after >= len(folded) or folded[after] not in _AFTER_AN_AMOUNT):
+            merged[-1] = Found(Amount((before.value + found.value / 100).quantize(_CENT), None),
+                               before.first, found.last, spelled=True)
+        else:
+            merged.append(found)
     return merged
 
 

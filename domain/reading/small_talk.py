@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 from typing import Final
 
+from domain.reading.message import Scan, scan
 from domain.text import matches_any
 
 # Where a sentence ends: ".", "!", "?" or "…" before a space, a parenthesis, or an emoji (with its
@@ -85,3 +87,26 @@ def only_chats(words: Sequence[str]) -> bool:
     times = clock(words)
     return bool(words) and not any((_DIGIT.search(word) and index not in times) or matches_any(word, _MONEY_WORDS)
                                    for index, word in enumerate(words))
+
+
+# A sentence that names a day with at most this many other words dates the spend beside it ("foi
+# ontem", "isso foi sábado"); one that says more about the day chats ("vc viu o jogo ontem?").
+_DATING: Final = 2
+
+
+def chats(said: Scan) -> bool:
+    """Whether one sentence, scanned, only chats: `only_chats`, no amount but a time ("até as 7"),
+    and no day or month unless the sentence says more than it ("vc viu o jogo ontem?", "a entrega é
+    sexta"; "foi ontem" dates the spend). Whether it names anything of the household's is the
+    reader's to see."""
+    words, times = said.words, clock(said.words)
+    if not only_chats(words) or any(not set(range(found.first, found.last + 1)) <= times for found in said.amounts):
+        return False
+    dated = {i for when in said.whens for i in range(when.first, when.last + 1)}
+    return not dated or len(words) - len(dated) > _DATING
+
+
+def chatting(text: str, today: date) -> list[tuple[int, int]]:
+    """Where `text`'s sentences that only chat (`chats`) start and end: a day named there is not
+    the spend's ("disse que vem domingo", "quer jantar sexta?")."""
+    return [(first, last) for first, last in sentences(text) if chats(scan(text[first:last], today=today))]

@@ -38,6 +38,7 @@ from domain.reading.amounts import read_amount
 from domain.reading.message import Scan, When, deadline, scan
 from domain.reading.names import loosely_written_in
 from domain.reading.replies import corrects
+from domain.reading.small_talk import chatting
 from domain.text import fold, words_of
 
 
@@ -254,7 +255,7 @@ def _check_intent(intent: Intent | None, said: Said) -> None:
     if intent is Intent.CHANGE and not any(_CHANGE.search(text) for text in said.messages[:2]):
         raise NotAsked("Nada na mensagem pede mudar o valor previsto (subiu, aumentou, passa a ser, "
                        "agora é, vai pra). Um gasto ou uma conta paga é recordSpend.")
-    if intent is Intent.SPEND and _CHANGE.search(said.text) and not _SPENT.search(said.text) \
+    if intent is Intent.SPEND and _CHANGE.search(_told(said)) and not _SPENT.search(said.text) \
             and len(said.scanned(0).amounts) <= 1 and not said.corrects_a_spend():
         raise NotAsked("A mensagem muda um valor previsto (adjustExpense), não registra um gasto.")
     if intent is Intent.INCOME and not any(_INCOME.search(text) for text in said.messages[:2]):
@@ -266,6 +267,15 @@ def _check_intent(intent: Intent | None, said: Said) -> None:
             and not any(_CREATE.search(text) for text in said.messages[:2]):
         raise NotAsked("A mensagem conta um gasto, não pede uma despesa nova: pergunte se é para criar "
                        "essa despesa, ou em qual das existentes lançar, antes de propor.")
+
+
+def _told(said: Said) -> str:
+    """This message without its sentences that only chat ("deixei o entregador subir": no change
+    of an expected amount)."""
+    text = said.text
+    for first, last in reversed(chatting(text, said.today)):
+        text = f"{text[:first]} {text[last:]}"
+    return text
 
 
 def _money(value: Any, kind: Ground, said: Said, *, writes: bool, key: str) -> tuple[Any, int | None]:
@@ -377,11 +387,16 @@ def _installments(value: Any, said: Said, money_at: int | None) -> Any:
 
 def _back(said: Said, index: int) -> list[When]:
     """The days and months message `index` names, except those that only mean now: "hoje", "essa
-    semana", "esse mês" are what a model already takes, and a test's scripted one may not."""
+    semana", "esse mês" are what a model already takes, and a test's scripted one may not; and
+    those of a sentence that only chats ("disse que vem domingo", "quer jantar sexta?": the
+    spend's day is not there)."""
     today = Period.of(said.today)
-    return [when for when in said.scanned(index).whens
+    scanned = said.scanned(index)
+    chat = chatting(said.messages[index], said.today)  # "…, 23,50. a mãe vem domingo": not the spend's day
+    return [when for when in scanned.whens
             if not (when.day == said.today or (when.day is None and when.month == today)
-                    or (when.day is not None and when.month == today and _is_now(said, index, when)))]
+                    or (when.day is not None and when.month == today and _is_now(said, index, when))
+                    or any(first <= scanned.tokens[when.first].start < last for first, last in chat))]
 
 
 def _is_now(said: Said, index: int, when: When) -> bool:

@@ -1120,6 +1120,9 @@ def test_pessoal_after_a_greeting_calls_the_group_and_the_spend_is_shared(text: 
     ("mercado 75,30 (voltei pq esqueci o sabão kkk)", spend("Mercado", "75.30")),
     ("Bruno vc viu o jogo? perdemos de novo 🤦‍♂️ enfim, peguei um 99 na volta, 23,50", spend("Uber", "23.50")),
     ("tava com preguiça de cozinhar, pedi ifood, 72,40 🤤 o Theo já dormiu", spend("Restaurantes", "72.40")),
+    # the day of a sentence that chats is not the spend's (today is the 1st: "ontem" is June)
+    ("vc viu o jogo ontem? paguei a luz, 120", spend("Luz", "120")),
+    ("tua mãe ligou, disse que vem domingo 🙃 comprei pão e leite na feira, 23,50", spend("Mercado", "23.50")),
 ])
 def test_sentences_of_small_talk_around_a_spend_change_nothing_in_it(text: str, call: dict[str, Any]) -> None:
     assert reader().read(text) == [call]
@@ -1130,7 +1133,6 @@ def test_sentences_of_small_talk_around_a_spend_change_nothing_in_it(text: str, 
     "paguei a luz, 120. a Ana vai me acertar depois",    # an acerto to come
     "luz 120. vence amanhã",                             # a bill still to pay
     "mercado 200. foi o Bruno",                          # who paid, told apart
-    "vc viu o jogo ontem? paguei a luz, 120",            # a day of last month (today is the 1st)
     "mercado 200. e o aluguel?",                         # another expense
     "farmácia 45. cinquenta com o remédio do Theo",      # an amount in words
 ])
@@ -1162,3 +1164,12 @@ def test_a_spouse_named_before_their_own_paid_verb_paid_whatever_closes_the_mess
 def test_now_before_a_value_and_a_new_things_price_are_no_spend(text: str) -> None:
     read = reader().read(text)
     assert read is None or all(call["name"] != "recordSpend" for call in read)
+
+
+def test_a_sentence_that_only_names_a_day_dates_the_spend_beside_it() -> None:
+    assert reader().read("foi ontem. paguei a luz, 120") == [spend("Luz", "120", "2026-06")]
+
+
+def test_a_number_of_years_or_litres_is_no_amount() -> None:
+    assert reader().read("o Theo faz 4 anos sábado!! bora fazer um bolo no mercado?") is None
+    assert reader().read("abasteci 40 litros") is None

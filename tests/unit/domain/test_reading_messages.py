@@ -184,3 +184,33 @@ def test_a_message_parts_into_sentences_at_stops_emoji_and_parentheses() -> None
 ])
 def test_a_sentence_only_chats_with_no_number_but_a_time_and_no_word_of_money(text: str, chats: bool) -> None:
     assert only_chats(scan(text).words) is chats
+
+
+@pytest.mark.parametrize(("text", "amounts"), [
+    ("a Pipoca faz 4 anos sábado", []), ("abasteci 40 litros", []), ("corri 5 km", []),
+    ("mercado, 84,30. dias corridos", [Decimal("84.30")]), ("paguei 150 dia 5", [Decimal("150")]),
+    ("gastei 100 mês passado", [Decimal("100")]),
+    ("R$ 4 anos", [Decimal("4")]),
+])
+def test_a_whole_number_right_before_a_unit_of_time_or_measure_is_no_money(text: str, amounts: list[Decimal]) -> None:
+    assert [found.value for found in scan(text, today=date(2026, 7, 1)).amounts] == amounts
+
+
+@pytest.mark.parametrize(("text", "guessed"), [
+    ("gastei por volta de 80 no mercado", True), ("uns 80 de uber", True), ("80 e pouco", True),
+    ("passei no mercado na volta, 87,40", False), ("na volta 87,40 de mercado", False),
+])
+def test_por_volta_de_is_a_guess_and_na_volta_is_the_way_back(text: str, guessed: bool) -> None:
+    said = scan(text, today=date(2026, 7, 1))
+    assert said.approximate(said.amounts[0]) is guessed
+
+
+@pytest.mark.parametrize(("text", "amounts"), [
+    ("deu quarenta e três e noventa tá", [Decimal("43.90")]),
+    ("quarenta e três e noventa e cinco", [Decimal("43.95")]),
+    ("cento e vinte e cinco e trinta", [Decimal("125.30")]),
+    ("cento e noventa", [Decimal("190")]),
+    ("vinte e cinco e trinta de uber", [Decimal("25"), Decimal("30")]),   # two spends
+])
+def test_a_price_said_aloud_is_reais_and_then_cents(text: str, amounts: list[Decimal]) -> None:
+    assert [found.value for found in scan(text, today=date(2026, 7, 1)).amounts] == amounts

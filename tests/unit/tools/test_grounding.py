@@ -473,3 +473,25 @@ def test_the_right_value_stated_is_exact_and_one_still_to_be_checked_is_a_guess(
     grounded = ground(grounds(amount=Ground.PAID), Intent.SPEND, {"amount": {"amount": amount}},
                       Said(text, date(2026, 7, 1), "BRL", earlier=("gasolina 250",)), writes=True)
     assert isinstance(grounded.refusal, NotWritten) is refused
+
+
+@pytest.mark.parametrize("text", ["mercado 120 😩 a sogra ligou, disse que vem domingo",
+                                  "mercado 120. quer jantar fora sexta?"])
+def test_a_day_named_in_a_sentence_that_only_chats_leaves_the_models_month_alone(text: str) -> None:
+    grounded = ground(grounds(period=Ground.MONTH), None, {"period": "2026-07"},
+                      Said(text, date(2026, 7, 1), "BRL"), writes=True)
+    assert grounded.arguments["period"] == "2026-07"
+
+
+def test_a_day_named_beside_the_spend_is_its_day_even_after_small_talk() -> None:
+    grounded = ground(grounds(period=Ground.MONTH), None, {"period": "2026-07"},
+                      Said("q calor 🥵 paguei o mercado domingo, 120", date(2026, 7, 1), "BRL"), writes=True)
+    assert grounded.arguments["period"] == "2026-06"
+
+
+async def test_a_change_word_in_a_sentence_that_only_chats_is_no_change_of_an_expected_amount() -> None:
+    agent, _ = await chat(spend({"amount": 3480}, period="2026-07"), say("ok"))
+
+    reply = await agent.send("chegou a geladeira!! deixei o entregador subir. mercado 3.480 à vista", sender="Ana")
+
+    assert reply.receipts and reply.receipts[0].preview["delta"]["amount"] == 3480
