@@ -24,7 +24,7 @@ from typing import Any
 
 OUT = Path(__file__).resolve().parent / "cases.jsonl"
 BATCHES = Path(__file__).resolve().parent / "batches"
-BATCH_ORDER = ("fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth")  # the order they were written in
+BATCH_ORDER = ("fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth")  # the order they were written in
 
 # --------------------------------------------------------------------------- households
 

@@ -50,7 +50,8 @@ SABOTAGES = ("arg", "extra", "same-send")
 # The dev batches written apart from the reader, each all dev, with at least this many cases.
 APART_BATCHES = {"more-": 35, "third-": 45, "fourth-": 45, "fifth-": 45, "sixth-": 45, "seventh-": 36, "eighth-": 26,
                   "ninth-": 48, "tenth-": 59, "eleventh-": 52, "twelfth-": 35,
-                  "thirteenth-": 70, "fourteenth-": 68, "fifteenth-": 59, "sixteenth-": 58, "seventeenth-": 59, "eighteenth-": 58}
+                  "thirteenth-": 70, "fourteenth-": 68, "fifteenth-": 59, "sixteenth-": 58, "seventeenth-": 59, "eighteenth-": 58,
+                  "nineteenth-": 58, "twentieth-": 60}
 
 
 # --------------------------------------------------------------------------- the scripted providers
