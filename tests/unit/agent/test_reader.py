@@ -1173,3 +1173,11 @@ def test_a_sentence_that_only_names_a_day_dates_the_spend_beside_it() -> None:
 def test_a_number_of_years_or_litres_is_no_amount() -> None:
     assert reader().read("o Theo faz 4 anos sábado!! bora fazer um bolo no mercado?") is None
     assert reader().read("abasteci 40 litros") is None
+
+
+def test_a_card_spend_beside_a_day_named_in_small_talk_is_the_models_since_the_day_decides_its_fatura() -> None:
+    house, budget, goals = household()
+    budget.register_card("Nubank", 3, 10)
+    card_reader = SpendReader.of(house, budget, goals, TODAY)
+    assert card_reader.read("vc viu o jogo ontem? gastei 50 no mercado no nubank") is None
+    assert card_reader.read("bom dia ☀️ gastei 50 no mercado no nubank") == [spend("Mercado", "50", card="Nubank")]
