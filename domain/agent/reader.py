@@ -996,7 +996,7 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
 
 # The speaker telling what they did, right after the spouse's name or before "agora": "dani passei
 # no atack…", "paguei agora a conta da luz".
-_I_DID: Final = _SPEAKER_SPENT | frozenset(FUELLING[:1]) | frozenset({"fui", "passei", "peguei", "pedi", "fiz"})
+_I_DID: Final = _SPEAKER_SPENT | frozenset({"abasteci", "fui", "passei", "peguei", "pedi", "fiz"})
 _NEW: Final = frozenset({"novo", "nova", "novos", "novas"})
 _CLOSERS: Final[tuple[tuple[str, ...], ...]] = (("ta", "bom"), ("ta",), ("viu",), ("ne",), ("ok",), ("blz",), ("beleza",))
 _YOU: Final = frozenset({"vc", "voce", "tu", "ce"})  # "dani vc viu o jogo?": the spouse called, then asked

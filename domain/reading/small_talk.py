@@ -3,10 +3,11 @@ gastei 64,90. vc chega q horas?" A couple writes to each other in the chat, and 
 sentence among others about their day.
 
 `sentences` parts a message into its sentences; `only_chats` says whether one sentence's words
-hold nothing a spend is made of or changed by: no number, no word of money, of paying, of a
-split, of a card, a goal or a correction, no "não". The free-text reader drops such sentences
-when they also name nothing of the household's (domain/agent/reader.py) and reads the rest; what
-it cannot be sure of stays the model's, as before.
+hold nothing a spend is made of or changed by: no number but a time, no word of money, of paying,
+of a split, of a card, a goal or a correction, no "não"; `chats` adds the scan's view (no amount,
+no day it only dates). The free-text reader drops such sentences when they also name nothing of the
+household's (domain/agent/reader.py) and reads the rest; what it cannot be sure of stays the
+model's, as before. The tools' grounding takes no day from them (`chatting`, domain/tools/grounding.py).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ _MONEY_WORDS: Final = (
     "mandei", "mandou", "enviei", "devo", "deve*", "devend*", "empresta*", "acert*", "reembols*", "estorn*",
     "devolv*",
     "nao", "n", "nem", "errad*", "errei", "era", "eram", "ops", "opa", "corrig*", "cancel*", "desfaz*", "apag*",
-    "tira*", "remov*", "esquece", "desconsider*", "troca", "muda*", "mudou",
+    "tira*", "remov*", "desconsider*", "troca", "muda*", "mudou",
     "subiu", "sobe", "aument*", "diminu*", "baix*", "reajust*", "atualiz*", "previst*", "orcamento", "mensal*", "mes",
     "meses", "quant*", "sobr*", "falt*", "saldo", "resumo", "total", "venc*", "ainda", "empresa",
     # a spend taken back: "mercado 300. brincadeira kkk", "deixa pra lá"
