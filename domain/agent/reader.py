@@ -955,6 +955,9 @@ def _asides(said: Scan, members: Sequence[Member]) -> set[int]:
         if word == _NOW and index > 0 and (words[index - 1] in _I_DID or (
                 index >= 3 and words[index - 3] in FUELLING and tuple(words[index - 2:index]) in _FUELLED)):
             aside.add(index)
+    for index, word in enumerate(words):  # "amor tipo acabei de abastecer": a filler ("tipo 50" is a guess)
+        if word == "tipo" and not any(a.first == index + 1 for a in said.amounts):
+            aside.add(index)
     for phrase in _CLOSERS:  # "…, tá bom", "… viu": said to the spouse at the end
         if len(words) > len(phrase) + 1 and tuple(words[-len(phrase):]) == phrase:
             aside.update(range(len(words) - len(phrase), len(words)))

@@ -52,15 +52,28 @@ _BEFORE_TIME: Final = frozenset({"as"})  # "às 7" (folded)
 _AFTER_TIME: Final = frozenset({"h", "hs", "hr", "hrs", "hora", "horas", "min", "mins", "minuto", "minutos"})
 
 
+# A voice note as transcribed has no stops: there, a word said to the spouse closes a sentence
+# ("…deu setenta e quatro reais né tinha promoção de manga…").
+_SPOKEN_BREAK: Final = re.compile(r"\b(?:né|ne|viu|beleza|sabe|entendeu|tá bom|ta bom)\b(\s+)", re.IGNORECASE)
+_STOPS: Final = re.compile(r"[.,;:!?…]")
+_SPOKEN: Final = 12  # words of a message with no stop at all from which it reads as a voice note
+
+
 def sentences(text: str) -> list[tuple[int, int]]:
     """Where each of `text`'s sentences starts and ends, in order, without the spaces, emoji or
-    parentheses that part them."""
+    parentheses that part them; in a voice note (a long message with no stop), also after a word
+    said to the spouse ("né", "viu", "tá bom", "beleza")."""
     spans: list[tuple[int, int]] = []
     start = 0
-    for found in _BREAK.finditer(text):
-        if found.start() > start:
-            spans.append((start, found.start()))
-        start = found.end()
+    spoken = not _STOPS.search(text) and len(text.split()) >= _SPOKEN
+    breaks = sorted([*((found.start(), found.end()) for found in _BREAK.finditer(text)),
+                     *((found.start(1), found.end(1)) for found in (_SPOKEN_BREAK.finditer(text) if spoken else ()))])
+    for first, last in breaks:
+        if first < start:
+            continue
+        if first > start:
+            spans.append((start, first))
+        start = last
     if start < len(text):
         spans.append((start, len(text)))
     return [(first, last) for first, last in spans if text[first:last].strip(" \t.!?…,;:-—")]

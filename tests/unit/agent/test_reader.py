@@ -1181,3 +1181,22 @@ def test_a_card_spend_beside_a_day_named_in_small_talk_is_the_models_since_the_d
     card_reader = SpendReader.of(house, budget, goals, TODAY)
     assert card_reader.read("vc viu o jogo ontem? gastei 50 no mercado no nubank") is None
     assert card_reader.read("bom dia ☀️ gastei 50 no mercado no nubank") == [spend("Mercado", "50", card="Nubank")]
+
+
+@pytest.mark.parametrize(("text", "call"), [
+    ("ana fiz a feira hoje cedo tipo deu setenta e quatro reais né tinha promoção de manga trouxe um monte",
+     spend("Mercado", "74")),
+    ("amor peguei um uber pra voltar do médico deu vinte e cinco reais e quarenta centavos tipo tava chovendo muito né",
+     spend("Uber", "25.40")),
+])
+def test_a_voice_note_parts_into_sentences_at_a_word_said_to_the_spouse_and_tipo_is_a_filler(
+        text: str, call: dict[str, Any]) -> None:
+    assert reader().read(text) == [call]
+
+
+@pytest.mark.parametrize("text", [
+    "uber tipo 50",                                                                 # a guess
+    "ana fiz a feira hoje deu setenta e quatro reais né o Bruno que pagou a metade",  # who paid, told after
+])
+def test_tipo_before_an_amount_and_a_payer_after_a_spoken_break_stay_the_models(text: str) -> None:
+    assert reader().read(text) is None
