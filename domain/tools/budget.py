@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar, Final, TypeVar
 
 from pydantic import BeforeValidator, Field
 
@@ -43,6 +43,8 @@ from domain.tools.base import (
     parse_date,
 )
 from domain.tools.grounding import Ground, Intent, NotNamed, Said, grounds
+
+_CITED: Final = 3  # expenses a refusal names as the ones the message cites, at most
 
 
 @dataclass(frozen=True)
@@ -211,11 +213,15 @@ class _BudgetWriteTool(WriteTool[Any]):
     async def _unnamed(self, name: str, said: Said, ask: str) -> DomainError | None:
         """NotNamed when nobody wrote the expense `name` finds, nor an alias of it ("gastei 80 no
         salão" proposed on the rent); UnknownExpense when there is none such."""
-        found = find_expense(await self.budget_repo.load(self.budget_id, periods=()), name)
+        budget = await self.budget_repo.load(self.budget_id, periods=())
+        found = find_expense(budget, name)
         names = (found.name, *found.aliases)
         if said.names_any((*names, *implied(names))):  # "abasteci 200": the fuel, named by what it is for
             return None
-        return NotNamed(f"Ninguém citou a despesa {found.name} (nem um apelido dela): pergunte {ask} "
+        cited = [e.name for e in budget.active_expenses()
+                 if said.names_any((e.name, *e.aliases, *implied((e.name, *e.aliases))))]
+        hint = f" A mensagem cita: {', '.join(cited)}." if 0 < len(cited) <= _CITED else ""
+        return NotNamed(f"Ninguém citou a despesa {found.name} (nem um apelido dela).{hint} Pergunte {ask} "
                         "antes de propor, ou se é uma despesa nova.")
 
     def member(self, name: str | None) -> Member | None:

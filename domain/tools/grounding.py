@@ -288,8 +288,10 @@ def _money(value: Any, kind: Ground, said: Said, *, writes: bool, key: str) -> t
         return value, None  # the tool names what is wrong with it
     at = said.where(abs(amount))
     if at is None and kind in (Ground.MONEY, Ground.PAID) and writes:
-        raise NotWritten(f"{key}: {amount:f} não está no que o membro escreveu; pergunte o valor antes "
-                         "de propor.")
+        written_here = ", ".join(f"{found.value:f}" for found in said.scanned(0).amounts)
+        hint = f" (a mensagem escreve {written_here}: use o valor dela)" if written_here else ""
+        raise NotWritten(f"{key}: {amount:f} não está no que o membro escreveu{hint}; pergunte o valor "
+                         "antes de propor, se não for esse.")
     if at is not None and kind is Ground.PAID and writes and said.guessed(at, abs(amount)):
         raise NotWritten(f"{key}: {amount:f} foi escrito como aproximado (uns, e pouco, ou, não lembro); "
                          "pergunte o valor exato antes de propor.")

@@ -495,3 +495,22 @@ async def test_a_change_word_in_a_sentence_that_only_chats_is_no_change_of_an_ex
     reply = await agent.send("chegou a geladeira!! deixei o entregador subir. mercado 3.480 à vista", sender="Ana")
 
     assert reply.receipts and reply.receipts[0].preview["delta"]["amount"] == 3480
+
+
+async def test_a_refused_amount_is_told_the_amounts_the_message_writes_so_the_model_can_take_one() -> None:
+    agent, model = await chat(spend({"amount": 1500}), spend({"amount": 74}, operationId="op-2"), say("ok"))
+
+    reply = await agent.send("acho que gastei 74 no mercado", sender="Ana")
+
+    assert "a mensagem escreve 74" in (reply.tool_calls[0].error or "")
+    assert [r.preview["delta"]["amount"] for r in reply.receipts] == [74]  # a preview still: nothing written
+
+
+async def test_an_expense_nobody_named_is_refused_naming_the_one_the_message_cites() -> None:
+    agent, _ = await chat(call("recordSpend", {"expense": "Aluguel", "amount": {"amount": 74}, "operationId": "op-1"}),
+                          say("Em qual despesa?"))
+
+    reply = await agent.send("acho que gastei 74 no mercado", sender="Ana")
+
+    assert reply.receipts == []
+    assert "A mensagem cita: Mercado." in (reply.tool_calls[0].error or "")
