@@ -498,7 +498,7 @@ async def test_a_change_word_in_a_sentence_that_only_chats_is_no_change_of_an_ex
 
 
 async def test_a_refused_amount_is_told_the_amounts_the_message_writes_so_the_model_can_take_one() -> None:
-    agent, model = await chat(spend({"amount": 1500}), spend({"amount": 74}, operationId="op-2"), say("ok"))
+    agent, _ = await chat(spend({"amount": 1500}), spend({"amount": 74}, operationId="op-2"), say("ok"))
 
     reply = await agent.send("acho que gastei 74 no mercado", sender="Ana")
 
