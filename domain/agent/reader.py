@@ -323,20 +323,19 @@ class SpendReader:
         parts = sentences(text)
         if len(parts) < 2:
             return None
-        chat = [self._chats(text[first:last]) for first, last in parts]
+        scans = [scan(text[first:last], today=self.today) for first, last in parts]
+        chat = [self._chats(said) for said in scans]
         kept = [(first, last) for (first, last), talk in zip(parts, chat, strict=True) if not talk]
         if not kept or len(kept) == len(parts):
             return None
-        dated = any(talk and scan(text[first:last], today=self.today).whens
-                    for (first, last), talk in zip(parts, chat, strict=True))
+        dated = any(talk and said.whens for said, talk in zip(scans, chat, strict=True))
         pieces = (text[first:last].rstrip() for first, last in kept)
         return " ".join(piece if piece[-1] in ".!?…" else f"{piece}." for piece in pieces), dated
 
-    def _chats(self, sentence: str) -> bool:
-        """Whether `sentence` only chats (`chats`: no number but a time, no word of money, no day
-        it only dates), with no expense, goal or card, and no member but one called first ("dani vc
-        viu…", "Zé, …")."""
-        said = scan(sentence, today=self.today)
+    def _chats(self, said: Scan) -> bool:
+        """Whether a sentence, scanned, only chats (`chats`: no number but a time, no word of money,
+        no day it only dates), with no expense, goal or card, and no member but one called first
+        ("dani vc viu…", "Zé, …")."""
         words = said.words
         if not chats(said) or self._named(words) or self._names_a_goal(words) or self._names_a_card(words):
             return False

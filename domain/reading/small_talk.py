@@ -98,7 +98,10 @@ def only_chats(words: Sequence[str]) -> bool:
     """Whether a sentence's folded words only chat: no word of `_MONEY_WORDS`, and no digit but
     in a time (`clock`). Whether they name a member, an expense, a card or a goal, or a day, is the
     reader's to see."""
-    times = clock(words)
+    return _no_money(words, clock(words))
+
+
+def _no_money(words: Sequence[str], times: set[int]) -> bool:
     return bool(words) and not any((_DIGIT.search(word) and index not in times) or matches_any(word, _MONEY_WORDS)
                                    for index, word in enumerate(words))
 
@@ -114,7 +117,7 @@ def chats(said: Scan) -> bool:
     sexta"; "foi ontem" dates the spend). Whether it names anything of the household's is the
     reader's to see."""
     words, times = said.words, clock(said.words)
-    if not only_chats(words) or any(not set(range(found.first, found.last + 1)) <= times for found in said.amounts):
+    if not _no_money(words, times) or any(not set(range(found.first, found.last + 1)) <= times for found in said.amounts):
         return False
     dated = {i for when in said.whens for i in range(when.first, when.last + 1)}
     return not dated or len(words) - len(dated) > _DATING

@@ -119,6 +119,7 @@ class Said:
     # aliases, so "no roxinho" names the Nubank (Tool.known_as).
     known_as: tuple[str, ...] = ()
     _scans: dict[int, Scan] = field(default_factory=dict, compare=False, repr=False)
+    _chats: dict[int, list[tuple[int, int]]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, text: str, today: date, currency: str | None, history: Sequence[Mapping[str, Any]] = (),
@@ -134,6 +135,12 @@ class Said:
         if index not in self._scans:
             self._scans[index] = scan(self.messages[index], today=self.today)
         return self._scans[index]
+
+    def chatting(self, index: int) -> list[tuple[int, int]]:
+        """Where message `index`'s sentences of small talk stand (`small_talk.chatting`)."""
+        if index not in self._chats:
+            self._chats[index] = chatting(self.messages[index], self.today)
+        return self._chats[index]
 
     @cached_property
     def messages(self) -> tuple[str, ...]:
@@ -273,7 +280,7 @@ def _told(said: Said) -> str:
     """This message without its sentences that only chat ("deixei o entregador subir": no change
     of an expected amount)."""
     text = said.text
-    for first, last in reversed(chatting(text, said.today)):
+    for first, last in reversed(said.chatting(0)):
         text = f"{text[:first]} {text[last:]}"
     return text
 
@@ -394,7 +401,7 @@ def _back(said: Said, index: int) -> list[When]:
     spend's day is not there)."""
     today = Period.of(said.today)
     scanned = said.scanned(index)
-    chat = chatting(said.messages[index], said.today)  # "…, 23,50. a mãe vem domingo": not the spend's day
+    chat = said.chatting(index) if scanned.whens else []  # "…, 23,50. a mãe vem domingo": not the spend's day
     return [when for when in scanned.whens
             if not (when.day == said.today or (when.day is None and when.month == today)
                     or (when.day is not None and when.month == today and _is_now(said, index, when))
