@@ -63,7 +63,7 @@ from domain.reading.replies import (
     tells_late,
     without_tag_question,
 )
-from domain.reading.small_talk import chats, sentences
+from domain.reading.small_talk import EMOJI, LAUGHTER, chats, sentences
 from domain.reading.spelled import spelled_at
 from domain.text import fold, matches_any, phrase_spans
 
@@ -717,7 +717,8 @@ _CORRECTING: Final = CORRECTION_OPENERS | RESTATING | frozenset({"pra", "para", 
     "sao", "de", "do", "da", "no", "nesse", "gasto", "aporte", "certo", "correto", "pera", "espera",
     "quis", "dizer", "digo", "ne", "amor", "kkk", "kkkk", "desculpa", "mes", "dia", "vdd", "ah", "eita",
     "ih", "xi", "putz", "essa", "esse", "digitei", "escrevi", "errado", "errada",
-    "reais", "paguei", "gastei", "comprei", "abasteci", "em", "me"})
+    "reais", "paguei", "gastei", "comprei", "abasteci", "em", "me", "lanca", "registra", "anota", "ainda",
+    "digitado", "escrito", "lancado", "tinha", "numero", "numeros"})
 # Who paid, said as the member speaking: "quem pagou fui eu", "fui eu que paguei", "eu que paguei".
 _SPEAKER_PAID: Final = (("quem", "pagou", "fui", "eu"), ("fui", "eu", "que", "paguei"), ("fui", "eu", "quem", "pagou"),
                         ("eu", "que", "paguei"), ("eu", "quem", "pagou"), ("quem", "pagou", "foi", "eu"),
@@ -798,11 +799,13 @@ def _parcelas(words: Sequence[str], said: Scan) -> tuple[int, range] | Literal[F
 
 
 def _clauses(said: Scan) -> list[list[int]]:
-    """The message's words by clause: parted by punctuation, or before "pq"/"porque"."""
+    """The message's words by clause: parted by punctuation or an emoji, before "pq"/"porque",
+    and around a laugh ("errei o número kkk foi 45", "foram 37,90 😅 olhei a corrida errada")."""
     clauses: list[list[int]] = [[]]
     for index, token in enumerate(said.tokens):
-        if index and (set(said.text[said.tokens[index - 1].end:token.start]) & set(",;.!:-—")
-                      or said.words[index] in _CLAUSE_BREAKS):
+        gap = said.text[said.tokens[index - 1].end:token.start] if index else ""
+        if index and (set(gap) & set(",;.!:-—") or EMOJI.search(gap) or said.words[index] in _CLAUSE_BREAKS
+                      or LAUGHTER.fullmatch(said.words[index]) or LAUGHTER.fullmatch(said.words[index - 1])):
             clauses.append([])
         clauses[-1].append(index)
     return [clause for clause in clauses if clause]

@@ -107,8 +107,11 @@ PARCELED: Final = frozenset({"parcelado", "parcelada", "parcelei", "parcelamos",
 _OPENING_WORDS: Final = 5
 
 
-# What a correction may close with instead: "é 81 na verdade", "foi ontem na real".
-_CLOSING_PHRASES: Final = (("na", "verdade"), ("na", "vdd"), ("na", "real"))
+# What a correction may close with instead: "é 81 na verdade", "foi ontem na real", "lança 178 de
+# carne, tinha digitado errado".
+_CLOSING_PHRASES: Final = (("na", "verdade"), ("na", "vdd"), ("na", "real"),
+                            *((slip, "errado") for slip in ("digitei", "digitado", "escrevi", "escrito", "lancei",
+                                                            "lancado", "coloquei", "botei")))
 
 
 def opens_correction(words: Sequence[str]) -> bool:

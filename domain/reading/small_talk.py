@@ -23,6 +23,9 @@ from domain.text import matches_any
 # Where a sentence ends: ".", "!", "?" or "…" before a space, a parenthesis, or an emoji (with its
 # joiners, skin tones and variation selectors): "…pra nós dois 🤤 a Sofia já dormiu".
 _PICTOGRAPH: Final = "\u2600-\u27bf\U0001f300-\U0001faff"
+EMOJI: Final = re.compile(f"[{_PICTOGRAPH}]")
+# Laughter, written: "kkk", "kkkkk", "haha", "rsrs", "hehe" (folded).
+LAUGHTER: Final = re.compile(r"k{3,}|(?:ha){2,}h?|(?:rs){2,}|(?:he){2,}")
 _BREAK: Final = re.compile(
     rf"(?<=[.!?…])\s+|\s*[()]\s*|\s*[{_PICTOGRAPH}][{_PICTOGRAPH}\u200d\ufe0f\U0001f3fb-\U0001f3ff]*\s*")
 

@@ -274,6 +274,9 @@ async def test_a_correction_of_the_last_proposal_is_read_with_no_model(correctio
     ("amor foi 45, vc trocou os números", "45"),           # called, then the value said again
     ("foi 45,50 pq tinha desconto", "45.50"),
     ("põe 45, o preço veio mais caro", "45"),
+    ("errei, foram 45 😅 olhei a nota errada", "45"),      # a reason after an emoji: a clause of its own
+    ("opa, errei o número kkk foi 45", "45"),              # and after a laugh
+    ("lança 45 no mercado, tinha digitado errado", "45"),  # the slip said last
 ])
 async def test_a_correction_with_a_reason_beside_it_is_read_with_no_model(correction: str, amount: str) -> None:
     model = ScriptedModel()
@@ -1081,9 +1084,10 @@ def test_the_invoice_of_an_expense_that_is_no_card_is_a_spend_on_it() -> None:
     assert reader_with_cards().read("fatura do Nubank 900") is None
 
 
-def test_a_day_and_its_month_told_together_correct_a_spends_month() -> None:
+@pytest.mark.parametrize("correction", ["ah, isso foi dia 30, mês passado", "ah, foi dia 30, ainda do mês passado"])
+def test_a_day_and_its_month_told_together_correct_a_spends_month(correction: str) -> None:
     last = {**spend("Restaurantes", "74.50"), "operationId": "op-1"}
-    assert reader().read("ah, isso foi dia 30, mês passado", last) == [
+    assert reader().read(correction, last) == [
         {**spend("Restaurantes", "74.50", "2026-06"), "corrects": "op-1"}]
 
 
