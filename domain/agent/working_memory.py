@@ -4,6 +4,10 @@ It rides along on every model call, so it holds what the message is about: the e
 it names (by name or alias, or a near spelling: "acdemia"; domain/reading/names.py), in full, and
 only the names of the rest, which the model can ask about with `budgetStatus` and `goalStatus`.
 What was spent is left to `budgetStatus`. Amounts in the household's currency are written bare.
+
+An expense's expected amount rides along only when the message changes it ("subiu pra 2.750",
+"aumenta 100"). A spend's amount is the message's own, and a small model given the expected one
+copied it ("paguei o mercado" proposed 1500, the expense's expected, not what was paid).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from domain.goals import Goal
 from domain.household import Household
 from domain.money import Money, Period
 from domain.reading.names import mentioned_in, words
+from domain.tools.grounding import asks_a_change
 
 WEEKDAYS: Final = ("segunda", "terça", "quarta", "quinta", "sexta", "sábado", "domingo")
 _SHORTEST_DISTINCTIVE: Final = 4  # letters of a goal's shortest word that names it on its own
@@ -40,7 +45,8 @@ def working_memory(household: Household, budget: Budget | None, goals: Iterable[
     if budget is not None:
         if budget.income is not None:
             lines.append(f"Income: {_amount(budget.income, home)}")
-        lines.extend(_expenses(budget.active_expenses(), said, home))
+        lines.extend(_expenses(budget.active_expenses(), said, home,
+                               expected=message is None or asks_a_change(message)))
         cards = budget.active_cards()
         if cards:
             lines.append("Cards: " + "; ".join(
@@ -49,20 +55,22 @@ def working_memory(household: Household, budget: Budget | None, goals: Iterable[
     return "\n".join(lines)
 
 
-def _expense(expense: RecurringExpense, home: str) -> str:
+def _expense(expense: RecurringExpense, home: str, expected: bool) -> str:
     aliases = f" ({'/'.join(expense.aliases)})" if expense.aliases else ""
-    return f"{expense.name}{aliases} {_amount(expense.expected, home)}"
+    return f"{expense.name}{aliases}" + (f" {_amount(expense.expected, home)}" if expected else "")
 
 
-def _expenses(expenses: list[RecurringExpense], said: Sequence[str] | None, home: str) -> list[str]:
+def _expenses(expenses: list[RecurringExpense], said: Sequence[str] | None, home: str, *,
+              expected: bool) -> list[str]:
+    layout = "(name (aliases) expected)" if expected else "(name (aliases))"
     if said is None:
-        described = [_expense(e, home) for e in expenses]
-        return ["Expenses (name (aliases) expected): " + ("; ".join(described) or "none")]
+        described = [_expense(e, home, expected) for e in expenses]
+        return [f"Expenses {layout}: " + ("; ".join(described) or "none")]
     named = [e for e in expenses if mentioned_in(said, (e.name, *e.aliases))]
     others = [e.name for e in expenses if e not in named]
     lines = []
     if named:
-        lines.append("Expenses named (name (aliases) expected): " + "; ".join(_expense(e, home) for e in named))
+        lines.append(f"Expenses named {layout}: " + "; ".join(_expense(e, home, expected) for e in named))
     lines.append(("Other expenses: " if named else "Expenses: ") + (", ".join(others) or "none"))
     return lines
 

@@ -177,6 +177,11 @@ class Said:
         return whole_question(self.text)
 
 
+def asks_a_change(text: str) -> bool:
+    """Whether `text` has words that change an expected amount ("subiu", "passa a ser", "vai pra")."""
+    return _CHANGE.search(text) is not None
+
+
 def whole_question(text: str) -> bool:
     """`Said.is_question` for any text (`domain.agent.questions.is_question` is looser: a "?"
     anywhere, or a word asking for the summary)."""

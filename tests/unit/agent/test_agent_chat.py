@@ -390,13 +390,30 @@ def test_a_messages_working_memory_holds_in_full_only_the_expenses_and_goals_it_
     goal = working_memory(household, budget, goals, today, "aporta 200 na amsterdam")
     alias = working_memory(household, budget, goals, today, "a enel veio 231,40")
 
-    assert "Expenses named (name (aliases) expected): Academia (Smart Fit) 200" in spend  # a near spelling
+    assert "Expenses named (name (aliases)): Academia (Smart Fit)\n" in spend  # a near spelling
     assert "Other expenses: Mercado, Luz" in spend and "supermercado" not in spend
     assert "Goals: Amsterdam Setembro/2026, Carro novo" in spend and "EUR 6000" not in spend
     assert "Goals named: Amsterdam Setembro/2026: EUR 6000 by 2026-09-01, saved 0, Ana/Bruno" in goal
     assert "Other goals: Carro novo" in goal and "Expenses: Mercado, Academia, Luz" in goal
-    assert "Luz (conta de luz/Enel) 220" in alias
+    assert "Luz (conta de luz/Enel)\n" in alias
     assert len(spend) < len(working_memory(household, budget, goals, today))
+
+
+def test_an_expenses_expected_amount_rides_along_only_when_the_message_changes_it() -> None:
+    household = Household.create("Ana e Bruno", "BRL", id="h1")
+    household.add_member("Ana")
+    budget = Budget.create("BRL", id=BUDGET_ID)
+    budget.register("Mercado", brl(1500), aliases=["supermercado"])
+    budget.register("Luz", brl(220), aliases=["conta de luz", "Enel"])
+    today = date(2026, 6, 15)
+
+    spend = working_memory(household, budget, [], today, "paguei o mercado, deu 312,40")
+    change = working_memory(household, budget, [], today, "o mercado subiu pra 1800")
+    whole = working_memory(household, budget, [], today)
+
+    assert "Expenses named (name (aliases)): Mercado (supermercado)\n" in spend and "1500" not in spend
+    assert "Expenses named (name (aliases) expected): Mercado (supermercado) 1500" in change
+    assert "Expenses (name (aliases) expected): Mercado (supermercado) 1500; Luz (conta de luz/Enel) 220" in whole
 
 
 async def test_the_working_memory_rides_on_the_message_after_a_system_prompt_that_never_changes() -> None:
