@@ -8,7 +8,7 @@ at noon of the case's "today" in São Paulo.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
@@ -159,10 +159,11 @@ class World:
         """The real system prompt (the rules: the working memory goes with each message)."""
         return system_prompt()
 
-    async def reader(self) -> Callable[[str, Mapping[str, Any] | None], list[dict[str, Any]] | None]:
+    async def reader(self) -> SpendReader:
         """The free-text reader as the bot builds it for a message, over the household as it
-        stands now (a confirmed write shows in the next turn)."""
-        return SpendReader.of(self.household, await self.budget(), await self.goal_list(), self.case.today).read
+        stands now (a confirmed write shows in the next turn): its `read`, and its `focus`, what of
+        a message the model reads."""
+        return SpendReader.of(self.household, await self.budget(), await self.goal_list(), self.case.today)
 
     async def memory(self) -> Callable[[str], str]:
         """The working memory as the bot builds it for a message (what the message names)."""

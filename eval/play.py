@@ -115,6 +115,7 @@ class Player:
         # The reader and the working memory as the bot builds them for each message.
         self.reader: Callable[[str, Mapping[str, Any] | None], list[dict[str, Any]] | None] | None = None
         self.memory: Callable[[str], str] | None = None
+        self.focus: Callable[[str], str] | None = None
 
     async def play(self) -> CaseResult:
         result = CaseResult(self.case.id, self.case.split, self.run, self.case.tools, [])
@@ -126,7 +127,8 @@ class Player:
                                     reader=(lambda text, last: self.reader(text, last) if self.reader else None)
                                     if self.use_reader else None,
                                     answer=_answer,
-                                    memory=lambda text: self.memory(text) if self.memory else "")
+                                    memory=lambda text: self.memory(text) if self.memory else "",
+                                    focus=lambda text: self.focus(text) if self.focus else text)
             for index, turn in enumerate(self.case.turns):
                 if "press" in turn:
                     result.turns.append(await self._press(index, turn, chat, world))
@@ -140,7 +142,8 @@ class Player:
         sender, text = turn["sender"], turn["text"]
         self.last_sender = sender
         self.prompt = await world.prompt()
-        self.reader, self.memory = await world.reader(), await world.memory()
+        reader = await world.reader()
+        self.reader, self.focus, self.memory = reader.read, reader.focus, await world.memory()
         saves, calls_before = world.saves, self.model.calls
         estimated = self.model.estimated_prompt, self.model.estimated_completion
         started = time.perf_counter()

@@ -50,13 +50,14 @@ class Conversation:
         budget = await self.storage.budgets.load(context.link.budget_id, periods=())
         goals = await self.storage.goals.list(context.link.household_id, history=False)
         today = self.chats.today()
+        reader = SpendReader.of(context.household, budget, goals, today)
         chat = AgentChat.create(
             model, context.tools, failure_note=guide.without_model_note(), operations=context.operations,
             conversations=self.storage.conversations, conversation_id=scope(chat_id),
             history_turns=DEFAULT_HISTORY_TURNS, system_prompt=system_prompt(),
-            # The commonest spends need no model (contract §9); the rest goes to it with what the
-            # message is about.
-            reader=SpendReader.of(context.household, budget, goals, today).read,
+            # The commonest spends need no model (contract §9); the rest goes to it without its small
+            # talk, with what the message is about.
+            reader=reader.read, focus=reader.focus,
             answer=lambda calls: self._answer(context, calls),
             memory=lambda said: working_memory(context.household, budget, goals, today, said),
             together=self.storage.unit_of_work,

@@ -113,6 +113,7 @@ class AgentChat:
         reader: Reader | None = None,
         answer: Answer | None = None,
         memory: Callable[[str], str] | None = None,
+        focus: Callable[[str], str] | None = None,
         together: Together = nullcontext,
         failure_note: str = FAILURE_NOTE,
         conversations: ConversationStore | None = None,
@@ -139,6 +140,7 @@ class AgentChat:
         self.reader = reader
         self.answer = answer
         self.memory = memory
+        self.focus = focus
         self.together = together
 
     @classmethod
@@ -171,6 +173,9 @@ class AgentChat:
             return AgentReply(text=failure_reply(FailureKind.NOT_CONFIGURED, self.failure_note),
                               failure=FailureKind.NOT_CONFIGURED)
         model = self.model
+        if self.focus is not None and not attachments:  # the message without its small talk, kept so
+            seen = self.focus(text)
+            user = {**user, "content": f"[{sender}] {seen}" if sender else seen}
         memory = self.memory(text) if self.memory is not None else ""
         # The working memory rides on this message only, after the stable prefix (the rules, the
         # tools, the history), so a provider's or llama.cpp's prompt cache keeps hitting.

@@ -316,6 +316,16 @@ class SpendReader:
             calls.append({"name": RECORD_SPEND, "arguments": arguments})
         return calls
 
+    def focus(self, text: str) -> str:
+        """What of `text` a model reads when the reader leaves it: the message without its
+        sentences that only chat ("bom dia ☀️ a Sofia acordou com febre. passei na Pague Menos e
+        gastei 64,90" → "passei na Pague Menos e gastei 64,90."), or all of it. A small model
+        lost the spend among them; the tools still check its call against the whole message."""
+        if not text or len(text) > MAX_TEXT or "\n" in text.strip():
+            return text
+        chat = self._without_small_talk(text)
+        return chat[0] if chat is not None else text
+
     def _without_small_talk(self, text: str) -> tuple[str, bool] | None:
         """`text` without its sentences that only chat (`_chats`), and whether one of those named
         a day (a card purchase's day decides its fatura: such a spend stays whole); None when it

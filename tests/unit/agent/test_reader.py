@@ -1144,6 +1144,18 @@ def test_a_sentence_that_tells_anything_of_the_money_is_no_small_talk(text: str)
     assert reader().read(text) is None
 
 
+@pytest.mark.parametrize(("text", "seen"), [
+    ("bom dia ☀️ o Theo acordou com febre. acho que gastei uns 64 na drogaria. vc chega q horas?",
+     "acho que gastei uns 64 na drogaria."),
+    ("que trânsito 🤬 pelo menos o uber foi 38,50 só kkk", "pelo menos o uber foi 38,50 só kkk."),
+    ("acho que gastei uns 64 na drogaria", "acho que gastei uns 64 na drogaria"),   # nothing to drop
+    ("mercado 200. e o aluguel?", "mercado 200. e o aluguel?"),                     # each sentence tells
+    ("bom dia ☀️ tudo bem?", "bom dia ☀️ tudo bem?"),                               # nothing but chat
+])
+def test_the_model_reads_a_message_the_reader_leaves_without_its_small_talk(text: str, seen: str) -> None:
+    assert reader().focus(text) == seen
+
+
 def test_the_speakers_own_told_in_a_sentence_apart_still_keeps_the_spend_out_of_the_split() -> None:
     assert reader().read("gastei 50 no mercado. é só meu 😅") == [spend("Mercado", "50", shared=False)]
 

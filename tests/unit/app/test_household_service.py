@@ -930,6 +930,21 @@ async def test_a_members_text_reaches_the_model_with_the_sender_and_the_working_
     assert {t["function"]["name"] for t in request.tools} >= {"recordSpend", "budgetStatus", "createGoal"}
 
 
+async def test_the_model_reads_a_message_without_its_small_talk_and_the_tools_still_check_it_whole(
+        storage: InMemoryStorage, clock: Clock) -> None:
+    model = ScriptedModel(call("recordSpend", spend_args()))
+    service = agent(storage, clock, model)
+    await with_mercado(service)
+
+    outcomes = await service.talk(CHAT, ANA, "que calor 🥵 o Pedro acordou cedo. acho que gastei 37,90 no "
+                                             "mercado. vc chega q horas?")
+
+    [request] = model.requests
+    assert request.messages[-1]["content"].endswith("\n\n[Ana] acho que gastei 37,90 no mercado.")
+    assert "calor" not in request.messages[-1]["content"]
+    assert [o for o in outcomes if isinstance(o, Preview)]  # 37,90 is written: the call stands
+
+
 async def test_a_preview_made_by_the_model_comes_back_as_a_preview(
         storage: InMemoryStorage, clock: Clock) -> None:
     # The model's words and its call in one answer: the previews end the turn (contract §8).
