@@ -18,7 +18,7 @@ from domain.agent.text_calls import read_text_calls
 from domain.errors import DomainError, DuplicateName, InvalidArgument, UnknownMember
 from domain.operations.log import InMemoryOperationLog, Operation, OperationLog, OperationStatus
 from domain.operations.receipts import ToolReceipt
-from domain.reading.replies import may_correct, only_agrees, refers_back
+from domain.reading.replies import agrees_to_several, may_correct, only_agrees, refers_back
 from domain.text import fold
 from domain.tools.base import Tool, WriteArgs, WriteTool, compact_json
 from domain.tools.confirmer import Confirmer
@@ -282,6 +282,8 @@ class AgentChat:
         waiting = await self.operations.pending()
         if not waiting or any(operation.tool not in self.tools for operation in waiting):
             return None
+        if len(waiting) == 1 and agrees_to_several(text):
+            return None  # "confirma as duas" with one preview: they took it for two (the model's to ask)
         history = await self.conversations.recent(self.conversation_id, self.history_turns)
         if len(waiting) > 1 and not proposed_together(history, [op.operation_id for op in waiting]):
             return None

@@ -56,6 +56,8 @@ _AGREEING: Final = _AGREES | frozenset({
     "amor", "amore", "mor", "vida", "bb", "os", "as", "dois", "duas", "ambos", "ambas", "todos", "todas",
     "pros", "pras"})
 _AGREEMENT_LIMIT: Final = 60
+# A yes to several previews: "confirma os dois", "pode lançar ambas", "sim, todas".
+_SEVERAL: Final = frozenset({"dois", "duas", "ambos", "ambas", "todos", "todas"})
 
 
 def only_agrees(text: str | None) -> bool:
@@ -70,6 +72,12 @@ def only_agrees(text: str | None) -> bool:
     words = "".join(c if not unicodedata.category(c).startswith(("P", "Z")) else " "
                     for c in fold(text) if c not in _EMOJI_MODIFIERS).split()
     return bool(words) and set(words) <= _AGREEING and bool(set(words) & _AGREES)
+
+
+def agrees_to_several(text: str) -> bool:
+    """Whether a yes (`only_agrees`) says it is to several previews ("confirma as duas"): with
+    one waiting, the member saw another the bot never made, and which is the model's to sort out."""
+    return bool(set(fold(text).replace(",", " ").split()) & _SEVERAL)
 
 
 # What a correction opens with (folded): "não, …", "ops …", "foi mal, …", "na verdade …".

@@ -437,6 +437,18 @@ async def test_a_yes_to_the_previews_one_message_proposed_confirms_them_all_with
     assert budget.find_by_name("Farmácia").actual_for(july) == Money.of(30, "BRL")
 
 
+@pytest.mark.parametrize("text", ["confirma as duas", "sim, os dois", "pode lançar ambos"])
+async def test_a_yes_to_two_previews_with_one_waiting_is_the_models_and_confirms_nothing(text: str) -> None:
+    model = ScriptedModel(say("Só vi uma prévia: R$ 50,00 no Mercado. Qual é a outra?"))
+    chat, _ = await chat_with(model)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    reply = await chat.send(text, sender="Ana")
+
+    assert len(model.requests) == 1 and reply.receipts == []
+    assert len(await chat.operations.pending()) == 1
+
+
 async def test_nela_after_a_contribution_already_written_is_that_goal_with_no_model() -> None:
     house, budget, goals = household()
     ledger = InMemoryLedger()
