@@ -188,7 +188,7 @@ class AgentChat:
         new: list[Message] = [user]
         reply = AgentReply(text="")
         schemas = self.schemas()
-        ran_tools = False
+        ran_tools = retried = False
         for step in range(self.max_steps):
             try:
                 answer = check_answer(await model.complete([*messages, shown, *new[1:]], schemas))
@@ -210,6 +210,16 @@ class AgentChat:
                 log.warning("model answered %d tool calls; running %d", len(answer["tool_calls"]),
                             MAX_TOOL_CALLS_PER_ANSWER)
                 answer["tool_calls"] = answer["tool_calls"][:MAX_TOOL_CALLS_PER_ANSWER]
+            if echoes(answer, [*history, *new]) and not (ran_tools or retried or attachments) \
+                    and may_correct(text):
+                # A correction the model answered by repeating the history ("(Prévia enviada…)"):
+                # asked once more with the preview it corrects told in a line, and no history to copy.
+                told = await self._last_preview(history)
+                if told is not None:
+                    retried = True
+                    messages = messages[:1] if prompt else []
+                    shown = {**shown, "content": _with_line(str(shown["content"]), told)}
+                    continue
             if echoes(answer, [*history, *new]):
                 # Not to be shown: it would tell of a preview never made, or be a tool's JSON. The
                 # reads this turn made, answered as the reader's are, when it made any; else an
@@ -440,6 +450,22 @@ class AgentChat:
             call.error = str(error) + _way_out(call.name, error, call.args)
         return call
 
+    async def _last_preview(self, history: Sequence[Message]) -> str | None:
+        """The preview a correction corrects, in a line for the model: the last write call, waiting
+        or cancelled (❌, then "era 178"); None when there is none, or it is written already (an
+        undo is another matter)."""
+        call = await self._as_proposed(last_write_call(history, self.tools))
+        if call is None or call.get("operationId") is None:
+            return None
+        operation = await self.operations.get(str(call["operationId"]))
+        if operation is None or operation.status not in (OperationStatus.PENDING, OperationStatus.CANCELLED):
+            return None
+        arguments = {key: value for key, value in call["arguments"].items() if key not in ("operationId", "confirm")}
+        state = "Waiting for a member's ✅" if operation.status is OperationStatus.PENDING else "Cancelled by a member"
+        return (f"{state}: {call['name']} {compact_json(arguments)}. The member's message "
+                f"may correct it: then call {call['name']} again with what changes, a new operationId and "
+                "confirm=false.")
+
     async def _as_proposed(self, call: dict[str, Any] | None) -> dict[str, Any] | None:
         """The last write call as its preview stands, for the reader to correct: with who paid as
         the preview names them (Paula's "foi 25" corrects Thiago's spend, still Thiago's); None
@@ -606,6 +632,12 @@ def _way_out(tool: str, error: DomainError, args: Mapping[str, Any]) -> str:
 
 # A spend's arguments that a new expense never takes: sent to registerExpense, it was a spend.
 _SPEND_ONLY: Final = frozenset({"paidBy", "paid_by", "shared", "card", "installments", "date", "amount"})
+
+
+def _with_line(content: str, line: str) -> str:
+    """A message's content (the working memory, then "[Ana] …") with `line` before the member's words."""
+    memory, separator, said = content.rpartition("\n\n")
+    return f"{memory}{separator}{line}\n\n{said}"
 
 
 def reader_call(index: int, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:

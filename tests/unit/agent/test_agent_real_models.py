@@ -193,14 +193,14 @@ async def test_a_write_call_without_an_operation_id_gets_one_from_its_arguments_
 async def test_a_model_that_repeats_the_previews_placeholder_shows_no_text_and_writes_nothing() -> None:
     _, tools, log = await world()
     conversations = InMemoryConversationStore()
-    model = ScriptedModel(call("recordSpend", spend("50")), say(PREVIEWS_SENT))
+    model = ScriptedModel(call("recordSpend", spend("50")), say(PREVIEWS_SENT), say(PREVIEWS_SENT))
     chat = AgentChat.create(model, tools, conversations=conversations, conversation_id="c1")
     await chat.send("gastei 50 no mercado", sender="Ana")
 
     reply = await chat.send("não, era 40", sender="Ana")
 
     assert reply.failure is FailureKind.INVALID_RESPONSE and PREVIEWS_SENT not in reply.text
-    assert not reply.tool_calls and len(model.requests) == 2  # no request more
+    assert not reply.tool_calls and len(model.requests) == 3  # a correction is asked once more, no more
     stored = [m.get("content") for m in await conversations.recent("c1", 10)]
     assert stored[-1] == reply.text and stored.count(PREVIEWS_SENT) == 1
     assert len(await log.pending()) == 1  # the first preview only: nothing proposed, nothing written
@@ -209,13 +209,47 @@ async def test_a_model_that_repeats_the_previews_placeholder_shows_no_text_and_w
 @pytest.mark.parametrize("echo", ['<tool_response>\n{"operationId":"op-1"}', '{"operationId":"op-1","confirmed":false}'])
 async def test_a_model_that_repeats_a_tools_result_shows_no_text(echo: str) -> None:
     _, tools, _ = await world()
-    model = ScriptedModel(call("recordSpend", spend("50")), say(echo))
+    model = ScriptedModel(call("recordSpend", spend("50")), say(echo), say(echo))
     chat = AgentChat.create(model, tools)
     await chat.send("gastei 50 no mercado", sender="Ana")
 
     reply = await chat.send("não, era 40", sender="Ana")
 
     assert reply.failure is FailureKind.INVALID_RESPONSE and "operationId" not in reply.text
+
+
+@pytest.mark.parametrize(("pressed", "state"), [(False, "Waiting for a member's ✅"), (True, "Cancelled by a member")])
+async def test_a_correction_the_model_echoed_is_asked_again_with_the_preview_it_corrects_told_in_a_line(
+        pressed: bool, state: str) -> None:
+    repo, tools, _ = await world()
+    model = ScriptedModel(call("recordSpend", spend("50")), say(PREVIEWS_SENT),
+                          call("recordSpend", spend("40", operation_id="op-2")))
+    chat = AgentChat.create(model, tools, system_prompt="RULES")
+    first = await chat.send("gastei 50 no mercado", sender="Ana")
+    if pressed:
+        await chat.cancel(first.receipts[0].operation_id, by="Ana")
+
+    reply = await chat.send("não, era 40", sender="Ana")
+
+    assert reply.failure is None and [r.preview["newActual"]["amount"] for r in reply.receipts] == [Decimal("40")]
+    again = model.requests[2].messages
+    assert [m["role"] for m in again] == ["system", "user"]  # no history left to repeat
+    line, said = again[1]["content"].split("\n\n")
+    assert line.startswith(f'{state}: recordSpend {{"expense":"Mercado","period":"2026-06","amount":{{"amount":50,')
+    assert line.endswith("then call recordSpend again with what changes, a new operationId and confirm=false.")
+    assert "op-1" not in line and said == "[Ana] não, era 40"
+    assert await june(repo) == Money.of(0, "BRL")  # nothing written
+
+
+async def test_a_message_that_corrects_nothing_is_not_asked_again_when_the_model_echoes() -> None:
+    _, tools, _ = await world()
+    model = ScriptedModel(call("recordSpend", spend("50")), say(PREVIEWS_SENT))
+    chat = AgentChat.create(model, tools)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    reply = await chat.send("e a luz, quanto veio?", sender="Ana")
+
+    assert reply.failure is FailureKind.INVALID_RESPONSE and len(model.requests) == 2
 
 
 async def test_a_short_reply_said_again_is_no_echo() -> None:
