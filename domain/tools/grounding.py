@@ -178,8 +178,9 @@ class Said:
 
 
 def asks_a_change(text: str) -> bool:
-    """Whether `text` has words that change an expected amount ("subiu", "passa a ser", "vai pra")."""
-    return _CHANGE.search(text) is not None
+    """Whether `text` has words that change an expected amount ("subiu", "passa a ser", "vai pra")
+    and none that tell a spend ("paguei agora", "passei no mercado agora e deu 112")."""
+    return _CHANGE.search(text) is not None and _SPENT.search(text) is None
 
 
 def whole_question(text: str) -> bool:

@@ -407,7 +407,7 @@ def test_an_expenses_expected_amount_rides_along_only_when_the_message_changes_i
     budget.register("Luz", brl(220), aliases=["conta de luz", "Enel"])
     today = date(2026, 6, 15)
 
-    spend = working_memory(household, budget, [], today, "paguei o mercado, deu 312,40")
+    spend = working_memory(household, budget, [], today, "passei no supermercado agora e deu 312,40")
     change = working_memory(household, budget, [], today, "o mercado subiu pra 1800")
     whole = working_memory(household, budget, [], today)
 
