@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import re
 from collections.abc import Iterator
 from datetime import date
 from decimal import Decimal
@@ -89,11 +90,23 @@ class Oracle:
         first = case.turns[0]
         return f"[{first['sender']}] {first['text']}"
 
+    def _case_of(self, seen: str) -> Case | None:
+        """The case whose opening the model was shown: word for word, or without its small talk
+        (the model reads a chatty message as `SpendReader.focus` leaves it: whole sentences of the
+        opening, one "." added where a piece had no stop): the shortest opening holding them all."""
+        if seen in self.cases:
+            return self.cases[seen]
+        sender, _, said = seen.partition("] ")
+        pieces = [piece.rstrip(".") for piece in re.split(r"(?<=[.!?…]) ", said)]
+        holding = [opening for opening in self.cases
+                   if opening.startswith(f"{sender}] ") and all(piece in opening for piece in pieces)]
+        return self.cases[min(holding, key=len)] if holding else None
+
     def __call__(self, body: dict[str, Any]) -> Reply:
         messages = body["messages"]
         users = [i for i, m in enumerate(messages) if m["role"] == "user"]
         # The working memory rides on the newest member message, before its "[Ana] …".
-        case = self.cases.get(messages[users[0]]["content"].rsplit("\n\n", 1)[-1]) if users else None
+        case = self._case_of(messages[users[0]]["content"].rsplit("\n\n", 1)[-1]) if users else None
         if case is None:  # the harness's tool-support check, or a stranger
             return text("Oi! Em que posso ajudar?")
         number = len(users) - 1
