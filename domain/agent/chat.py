@@ -173,7 +173,8 @@ class AgentChat:
             return AgentReply(text=failure_reply(FailureKind.NOT_CONFIGURED, self.failure_note),
                               failure=FailureKind.NOT_CONFIGURED)
         model = self.model
-        if self.focus is not None and not attachments:  # the message without its small talk, kept so
+        if self.focus is not None and not attachments:
+            # What the model reads, and the conversation keeps: the message without its small talk.
             seen = self.focus(text)
             user = {**user, "content": f"[{sender}] {seen}" if sender else seen}
         memory = self.memory(text) if self.memory is not None else ""

@@ -75,8 +75,8 @@ def only_agrees(text: str | None) -> bool:
 
 
 def agrees_to_several(text: str) -> bool:
-    """Whether a yes (`only_agrees`) says it is to several previews ("confirma as duas"): with
-    one waiting, the member saw another the bot never made, and which is the model's to sort out."""
+    """Whether a yes (`only_agrees`) is to several previews ("confirma as duas"). With one
+    waiting, the member expects a second the bot never made: the model asks which."""
     return bool(set(fold(text).replace(",", " ").split()) & _SEVERAL)
 
 
