@@ -211,17 +211,17 @@ class AgentChat:
                 log.warning("model answered %d tool calls; running %d", len(answer["tool_calls"]),
                             MAX_TOOL_CALLS_PER_ANSWER)
                 answer["tool_calls"] = answer["tool_calls"][:MAX_TOOL_CALLS_PER_ANSWER]
-            if echoes(answer, [*history, *new]) and not (ran_tools or retried or attachments) \
-                    and may_correct(text):
+            echoed = echoes(answer, [*history, *new])
+            if echoed and not (ran_tools or retried or attachments) and may_correct(text):
                 # A correction the model answered by repeating the history ("(Prévia enviada…)"):
                 # asked once more with the preview it corrects told in a line, and no history to copy.
                 told = await self._last_preview(history)
                 if told is not None:
                     retried = True
                     messages = messages[:1] if prompt else []
-                    shown = {**shown, "content": _with_line(str(shown["content"]), told)}
+                    shown = {**shown, "content": "\n\n".join(part for part in (memory, told, user["content"]) if part)}
                     continue
-            if echoes(answer, [*history, *new]):
+            if echoed:
                 # Not to be shown: it would tell of a preview never made, or be a tool's JSON. The
                 # reads this turn made, answered as the reader's are, when it made any; else an
                 # invalid response. (A nudge was tried on dev: the 1.5B model then copied the
@@ -633,12 +633,6 @@ def _way_out(tool: str, error: DomainError, args: Mapping[str, Any]) -> str:
 
 # A spend's arguments that a new expense never takes: sent to registerExpense, it was a spend.
 _SPEND_ONLY: Final = frozenset({"paidBy", "paid_by", "shared", "card", "installments", "date", "amount"})
-
-
-def _with_line(content: str, line: str) -> str:
-    """A message's content (the working memory, then "[Ana] …") with `line` before the member's words."""
-    memory, separator, said = content.rpartition("\n\n")
-    return f"{memory}{separator}{line}\n\n{said}"
 
 
 def reader_call(index: int, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:

@@ -183,7 +183,7 @@ class SpendReader:
         mês passado"), that call with the one thing it corrects; or the one read a plain question
         means ("quanto falta pra Amsterdam?"), or the contribution a plain message to a goal makes
         ("coloquei 2k no carro novo"); None when unsure."""
-        if not text or len(text) > MAX_TEXT or "\n" in text.strip():
+        if not _readable(text):
             return None
         text = without_tag_question(text)  # "lança 50 no mercado, blz?": the statement
         chat = self._without_small_talk(text)
@@ -321,7 +321,7 @@ class SpendReader:
         sentences that only chat ("bom dia ☀️ a Sofia acordou com febre. passei na Pague Menos e
         gastei 64,90" → "passei na Pague Menos e gastei 64,90."), or all of it. A small model
         lost the spend among them; the tools still check its call against the whole message."""
-        if not text or len(text) > MAX_TEXT or "\n" in text.strip():
+        if not _readable(text):
             return text
         chat = self._without_small_talk(text)
         return chat[0] if chat is not None else text
@@ -756,6 +756,11 @@ _MONEY_ARGUMENT: Final = {"recordSpend": "amount", "contributeToGoal": "amount",
                           "createGoal": "target", "registerExpense": "expected", "setIncome": "amount",
                           "settleUp": "amount"}
 _WHEN_ARGUMENT: Final = {"recordSpend": ("period", "month"), "contributeToGoal": ("date", "day")}
+
+
+def _readable(text: str) -> bool:
+    """Whether the reader reads `text` at all: one line, not too long."""
+    return bool(text) and len(text) <= MAX_TEXT and "\n" not in text.strip()
 
 
 def _with_implied(expenses: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:

@@ -69,15 +69,20 @@ def only_agrees(text: str | None) -> bool:
         return True
     if not text or len(text) > _AGREEMENT_LIMIT or "?" in text:  # "isso?": a question, not a yes
         return False
-    words = "".join(c if not unicodedata.category(c).startswith(("P", "Z")) else " "
-                    for c in fold(text) if c not in _EMOJI_MODIFIERS).split()
+    words = _reply_words(text)
     return bool(words) and set(words) <= _AGREEING and bool(set(words) & _AGREES)
+
+
+def _reply_words(text: str) -> list[str]:
+    """A short reply's folded words, punctuation and emoji modifiers aside ("sim, os dois!")."""
+    return "".join(c if not unicodedata.category(c).startswith(("P", "Z")) else " "
+                   for c in fold(text) if c not in _EMOJI_MODIFIERS).split()
 
 
 def agrees_to_several(text: str) -> bool:
     """Whether a yes (`only_agrees`) is to several previews ("confirma as duas"). With one
     waiting, the member expects a second the bot never made: the model asks which."""
-    return bool(set(fold(text).replace(",", " ").split()) & _SEVERAL)
+    return bool(set(_reply_words(text)) & _SEVERAL)
 
 
 # What a correction opens with (folded): "não, …", "ops …", "foi mal, …", "na verdade …".

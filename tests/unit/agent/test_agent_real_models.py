@@ -241,6 +241,20 @@ async def test_a_correction_the_model_echoed_is_asked_again_with_the_preview_it_
     assert await june(repo) == Money.of(0, "BRL")  # nothing written
 
 
+async def test_a_correction_of_two_paragraphs_is_asked_again_with_the_line_before_all_of_it() -> None:
+    _, tools, _ = await world()
+    model = ScriptedModel(call("recordSpend", spend("50")), say(PREVIEWS_SENT),
+                          call("recordSpend", spend("40", operation_id="op-2")))
+    chat = AgentChat.create(model, tools, memory=lambda text: "MEMORY")
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    await chat.send("não, era 40\n\nesqueci o desconto", sender="Ana")
+
+    memory, line, said = model.requests[2].messages[-1]["content"].split("\n\n", 2)
+    assert memory == "MEMORY" and line.startswith("Waiting for a member's ✅: recordSpend")
+    assert said == "[Ana] não, era 40\n\nesqueci o desconto"
+
+
 async def test_a_message_that_corrects_nothing_is_not_asked_again_when_the_model_echoes() -> None:
     _, tools, _ = await world()
     model = ScriptedModel(call("recordSpend", spend("50")), say(PREVIEWS_SENT))

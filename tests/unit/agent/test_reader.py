@@ -437,7 +437,7 @@ async def test_a_yes_to_the_previews_one_message_proposed_confirms_them_all_with
     assert budget.find_by_name("Farmácia").actual_for(july) == Money.of(30, "BRL")
 
 
-@pytest.mark.parametrize("text", ["confirma as duas", "sim, os dois", "pode lançar ambos"])
+@pytest.mark.parametrize("text", ["confirma as duas", "sim, os dois", "pode lançar ambos", "confirma as duas!"])
 async def test_a_yes_to_two_previews_with_one_waiting_is_the_models_and_confirms_nothing(text: str) -> None:
     model = ScriptedModel(say("Só vi uma prévia: R$ 50,00 no Mercado. Qual é a outra?"))
     chat, _ = await chat_with(model)
