@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from domain.reading.message import tokens_of
@@ -19,8 +19,10 @@ from domain.text import fold
 
 MIN_PLURAL: Final = 5  # letters of the shortest word whose final s is a plural's
 MIN_TYPO: Final = 6  # letters of the shortest word of a name known through a typo
-MIN_NEAR: Final = 4  # letters of the shortest word a mention may misspell ("acdemia")
-NEAR: Final = 80  # rapidfuzz's ratio (0-100) from which a word is a name's misspelt word
+MIN_NEAR: Final = 5  # letters of the shortest word a mention may misspell ("fiera"; "caso" is no "casa")
+# Letters of the shortest word a mention may misspell twice ("supermecrado"); a shorter one once:
+# a letter left out, added, changed, or two swapped ("acdemia", "fiera"), never "cadeira" for "academia".
+MIN_TWO_SLIPS: Final = 9
 
 
 @functools.lru_cache(maxsize=1024)
@@ -76,21 +78,37 @@ def respelled(key: str, known: tuple[frozenset[str], frozenset[str]], others: fr
 
 def mentioned_in(message: Sequence[str], names: Iterable[str]) -> bool:
     """Whether a message's folded words hold one of `names` as whole words, or a word spelt nearly
-    as one of a name's ("acdemia"): what the model is told about in full (the working memory).
-    Closer than `loosely_written_in`, which only says nobody named a thing."""
+    as one of a name's ("acdemia", "fiera"; rapidfuzz's OSA distance): what the model is told
+    about in full (the working memory). Closer than `loosely_written_in`, which only says nobody
+    named a thing."""
     for name in names:
         phrase = words(name)
-        if not phrase:
-            continue
-        for start in range(len(message) - len(phrase) + 1):
-            if tuple(message[start:start + len(phrase)]) == phrase:
-                return True
-        for word in phrase:
-            if len(word) < MIN_NEAR or word.isdigit():
-                continue
-            if any(len(said) >= MIN_NEAR and fuzz.ratio(said, word, score_cutoff=NEAR) for said in message):
-                return True
+        if _holds(message, phrase) or any(_near(message, word) for word in phrase):
+            return True
     return False
+
+
+def named_in(message: Sequence[str], names: Iterable[str]) -> bool:
+    """As `mentioned_in`, but a name of several words only whole ("Pague Menos", never the "menos"
+    of "pelo menos"): the one expense a proposal may go to when the model named another."""
+    for name in names:
+        phrase = words(name)
+        if _holds(message, phrase) or (len(phrase) == 1 and _near(message, phrase[0])):
+            return True
+    return False
+
+
+def _holds(message: Sequence[str], phrase: Sequence[str]) -> bool:
+    return bool(phrase) and any(tuple(message[start:start + len(phrase)]) == tuple(phrase)
+                                for start in range(len(message) - len(phrase) + 1))
+
+
+def _near(message: Sequence[str], word: str) -> bool:
+    """Whether the message writes `word` a letter or two off (two in a long word)."""
+    if len(word) < MIN_NEAR or word.isdigit():
+        return False
+    slips = 1 if len(word) < MIN_TWO_SLIPS else 2
+    return any(len(said) >= MIN_NEAR and OSA.distance(said, word, score_cutoff=slips) <= slips for said in message)
 
 
 # The verbs a spend is told with ("paguei", "gastou", "comprei"): written as they are, never a

@@ -145,6 +145,33 @@ def test_a_verb_that_tells_a_spend_is_no_name_written_loosely() -> None:
     assert loosely_written_in("85 na paguemenos", ["Pague Menos"])
 
 
+@pytest.mark.parametrize(("text", "name"), [
+    ("paguei 45 na acdemia", "Academia"), ("gastei 60 na fiera", "feira"), ("80 no supermecrado", "supermercado"),
+])
+def test_a_name_a_letter_or_two_off_is_mentioned(text: str, name: str) -> None:
+    from domain.reading.names import mentioned_in, words
+
+    assert mentioned_in(words(text), [name])
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("comprei uma cadeira, 890", "Academia"), ("o caso é que deu 50", "Casa"), ("o mercado deu 90", "Gás"),
+])
+def test_a_word_only_alike_mentions_no_name(text: str, name: str) -> None:
+    from domain.reading.names import mentioned_in, words
+
+    assert not mentioned_in(words(text), [name])
+
+
+def test_a_name_of_several_words_is_named_only_whole() -> None:
+    from domain.reading.names import mentioned_in, named_in, words
+
+    assert mentioned_in(words("pelo menos o uber foi 38"), ["Pague Menos"])  # the model is shown it
+    assert not named_in(words("pelo menos o uber foi 38"), ["Pague Menos"])
+    assert named_in(words("fui na pague menos, 85"), ["Pague Menos"])
+    assert named_in(words("gastei 60 na fiera"), ["feira"])
+
+
 @pytest.mark.parametrize(("text", "words", "amount"), [
     ("continente23,45", ("continente", "23,45"), Decimal("23.45")),
     ("spotify21,90", ("spotify", "21,90"), Decimal("21.90")),
