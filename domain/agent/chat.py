@@ -434,6 +434,7 @@ class AgentChat:
             if isinstance(tool, WriteTool) and words is not None and not named \
                     and not await self.operations.get(str(parsed.get("operationId") or parsed.get("operation_id"))):
                 # A new proposal, not a call repeated: about what the members named.
+                parsed = call.received = with_speaker(tool, await tool.as_named(parsed, words), sender)
                 unnamed = await tool.unnamed(tool.parse(parsed), words)  # "gastei 80 no salão" on the rent
                 if unnamed is not None:
                     raise unnamed

@@ -434,6 +434,11 @@ class WriteTool(Tool[W]):
         """Every check the write would run, on a loaded copy: nothing is proposed or written."""
         await self._stage(await self.resolve(args))
 
+    async def as_named(self, arguments: dict[str, Any], said: Said) -> dict[str, Any]:
+        """A new proposal's `arguments` about what the message names, where the model named
+        something nobody wrote and the message names one thing only; as they are otherwise."""
+        return arguments
+
     async def unnamed(self, args: W, said: Said) -> DomainError | None:
         """Why the members' words do not name what this proposal is about (an expense, a goal),
         so the model asks which instead; None when they do, or the tool names nothing."""

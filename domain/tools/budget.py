@@ -20,6 +20,7 @@ from domain.errors import (
     InvalidMoney,
     NothingToChange,
     UnknownExpense,
+    UnknownMember,
     UnknownName,
 )
 from domain.household import Household, Member
@@ -29,7 +30,7 @@ from domain.operations.previews import OMIT, Preview
 from domain.operations.receipts import ToolReceipt
 from domain.ports import BudgetRepository
 from domain.reading import read_date, read_period
-from domain.reading.names import implied, keys, respelled, spellings
+from domain.reading.names import implied, keys, named_in, respelled, spellings, words
 from domain.reports import BudgetReport, report_json
 from domain.tools.base import (
     HouseholdBinding,
@@ -45,6 +46,7 @@ from domain.tools.base import (
 from domain.tools.grounding import Ground, Intent, NotNamed, Said, grounds
 
 _CITED: Final = 3  # expenses a refusal names as the ones the message cites, at most
+_PAYER_WORDS: Final = 2  # words of a name the message writes ("Dona Cida"), not a clause the model copied
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,13 @@ def _typo_of(name: str, known: tuple[str, ...]) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
+def _names_of(expense: RecurringExpense) -> tuple[str, ...]:
+    """Every way a member names `expense`: its name, its aliases, and the verbs that say what it is
+    for ("abasteci 200": the fuel)."""
+    names = (expense.name, *expense.aliases)
+    return (*names, *implied(names))
+
+
 def positive(money: MoneyArg, what: str) -> Money:
     value = money.to_money()
     if not value.is_positive:
@@ -210,16 +219,51 @@ class _BudgetWriteTool(WriteTool[Any]):
         return cls(binding.budgets, binding.budget_id, binding.operations, now=binding.clock,
                    timezone=binding.timezone, household=binding.household)
 
+    async def as_named(self, arguments: dict[str, Any], said: Said) -> dict[str, Any]:
+        """The one expense this message names (`named_in`) in place of one nobody named, or one the
+        household does not have: the small model proposed "mandei 160 pra Dona Neide" on the first
+        expense it was shown, Aluguel, though its working memory named Diarista (Dona Neide). As
+        they are when the message names none, or several. And no payer where the model's is no
+        member and no name the message writes ("o Marcos pagou", the prompt's example; "card"):
+        the chat then puts the member speaking, whom the preview names."""
+        arguments = self._without_stray_payer(arguments, said)
+        if "expense" not in self.args_model.model_fields:
+            return arguments  # a new expense's name (registerExpense) is the member's to choose
+        budget = await self.budget_repo.load(self.budget_id, periods=())
+        name = arguments.get("expense")
+        if isinstance(name, str):
+            try:
+                found = find_expense(budget, name)
+            except UnknownExpense:
+                pass
+            else:
+                if said.names_any(_names_of(found)):
+                    return arguments
+        message = words(said.text)
+        cited = [e for e in budget.active_expenses() if named_in(message, (e.name, *e.aliases))]
+        return {**arguments, "expense": cited[0].name} if len(cited) == 1 else arguments
+
+    def _without_stray_payer(self, arguments: dict[str, Any], said: Said) -> dict[str, Any]:
+        payer = arguments.get("paidBy")
+        if self.household is None or not isinstance(payer, str) or not payer.strip():
+            return arguments
+        try:
+            self.household.member_named(payer)
+        except UnknownMember:
+            written = words(payer)
+            if len(written) <= _PAYER_WORDS and named_in(words(said.text), [payer]):
+                return arguments  # "a Dona Cida pagou": the tool names the members
+            return {**arguments, "paidBy": None}
+        return arguments
+
     async def _unnamed(self, name: str, said: Said, ask: str) -> DomainError | None:
         """NotNamed when nobody wrote the expense `name` finds, nor an alias of it ("gastei 80 no
         salão" proposed on the rent); UnknownExpense when there is none such."""
         budget = await self.budget_repo.load(self.budget_id, periods=())
         found = find_expense(budget, name)
-        names = (found.name, *found.aliases)
-        if said.names_any((*names, *implied(names))):  # "abasteci 200": the fuel, named by what it is for
+        if said.names_any(_names_of(found)):
             return None
-        cited = [e.name for e in budget.active_expenses()
-                 if said.names_any((e.name, *e.aliases, *implied((e.name, *e.aliases))))]
+        cited = [e.name for e in budget.active_expenses() if said.names_any(_names_of(e))]
         hint = f" A mensagem cita: {', '.join(cited)}." if 0 < len(cited) <= _CITED else ""
         return NotNamed(f"Ninguém citou a despesa {found.name} (nem um apelido dela).{hint} Pergunte {ask} "
                         "antes de propor, ou se é uma despesa nova.")

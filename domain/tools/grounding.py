@@ -103,6 +103,7 @@ _AFTER_QUESTION: Final = " .!,)😅🤔"
 _SPEAKER: Final = re.compile(r"^\[[^\]]{1,80}\]\s*")
 _ON_CARD: Final = frozenset({"cartao", "credito", "fatura", "parcelei", "parcelado", "parcelada", "parcelas"})
 _INSTALLMENTS: Final = re.compile(r"\b(\d{1,2})\s*(?:x|vezes|parcelas)\b", re.IGNORECASE)
+_SAYS_PARCELAS: Final = re.compile(r"\b(?:parcel\w*|vezes|em\s+\d{1,2}\s*x)\b", re.IGNORECASE)
 _SAYS_INSTALLMENTS: Final = re.compile(r"\b(?:parcel\w*|vezes|\d{1,2}\s*x)\b", re.IGNORECASE)
 
 
@@ -246,7 +247,9 @@ def _grounded(grounded: Mapping[str, Ground], arguments: dict[str, Any], said: S
         elif kind is Ground.CARD and _given(arguments, key):
             grounded_arguments[key] = _card(arguments[key], said, money_at)
         elif kind is Ground.INSTALLMENTS and _given(arguments, key):
-            grounded_arguments[key] = _installments(arguments[key], said, money_at)
+            on_card = any(kind is Ground.CARD and _given(grounded_arguments, _key(arguments, name))
+                          for name, kind in grounded.items())
+            grounded_arguments[key] = _installments(arguments[key], said, money_at, on_card=on_card)
     return grounded_arguments
 
 
@@ -300,6 +303,10 @@ def _money(value: Any, kind: Ground, said: Said, *, writes: bool, key: str) -> t
     except DomainError:
         return value, None  # the tool names what is wrong with it
     at = said.where(abs(amount))
+    if at is None and kind is Ground.PAID and writes and (only := _the_one_amount(said)) is not None:
+        # A spend's amount misread ("cento e doze reais e cinquenta centavos" as 121.5) or made up
+        # (the prompt's example): the one amount the message writes, exactly, is what was paid.
+        amount, at = only, 0
     if at is None and kind in (Ground.MONEY, Ground.PAID) and writes:
         written_here = ", ".join(f"{found.value:f}" for found in said.scanned(0).amounts)
         hint = f" (a mensagem escreve {written_here}: use o valor dela)" if written_here else ""
@@ -322,6 +329,14 @@ def _money(value: Any, kind: Ground, said: Said, *, writes: bool, key: str) -> t
     else:
         currency = said.currency if not codes or said.currency in codes else model_code or said.currency
     return {"amount": f"{amount:f}", "currency": currency}, at
+
+
+def _the_one_amount(said: Said) -> Decimal | None:
+    """The amount this message writes when it writes one only, and not as a guess ("uns 80")."""
+    found = said.scanned(0).amounts
+    if len(found) != 1 or said.scanned(0).approximate(found[0]):
+        return None
+    return found[0].value
 
 
 def _numbers_written(said: Said) -> bool:
@@ -375,23 +390,28 @@ def _deadline(value: Any, said: Said) -> Any:
 
 
 def _card(value: Any, said: Said, money_at: int | None) -> Any:
-    """The model's card when the member named it (any word of its name or of an alias, "no Nubank",
-    "no C6", "no roxinho") or said a card ("no cartão", "no crédito"): the tool finds it or names
-    the household's; else none."""
+    """The model's card when the member named one of the household's (any word of its name or of
+    an alias, "no Nubank", "no C6", "no roxinho") or said a card ("no cartão", "no crédito"): the
+    tool finds it or names the household's; else none."""
     named = {word for name in (str(value), *said.known_as) for word in words_of(name)
              if len(word) >= 3 or any(c.isdigit() for c in word) or len(words_of(name)) == 1}  # "no XP"
     for index in _where_time_is(money_at):
         words = set(said.scanned(index).words)
-        if words & named or words & _ON_CARD:
+        # A name no card of the household has counts only beside a card's words: "paguei a Vivo
+        # Fibra" names the internet's company, not a card; "no cartão Inter" is asked about.
+        if (said.known_as and words & named) or words & _ON_CARD:
             return value
     return None
 
 
-def _installments(value: Any, said: Said, money_at: int | None) -> Any:
+def _installments(value: Any, said: Said, money_at: int | None, *, on_card: bool) -> Any:
     """The parcelas the member wrote ("em 3x", "10 vezes", "3 parcelas"): that number when they
-    wrote one, the model's when they only said "parcelado"; else none."""
+    wrote one, the model's when they only said "parcelado"; else none. Off a card only words of
+    parcelas count ("o Pedro acordou 3x de madrugada" is no purchase in 3x)."""
     for index in _where_time_is(money_at):
         text = said.messages[index]
+        if not on_card and not _SAYS_PARCELAS.search(text):
+            continue
         counts = {int(count) for count in _INSTALLMENTS.findall(text)}
         if len(counts) == 1:
             return next(iter(counts))

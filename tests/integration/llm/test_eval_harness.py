@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 import domain.agent.chat as chat_module
+import domain.tools.budget as budget_tools_module
 from domain.budget import Budget
 from domain.goals import Goal
 from domain.household import Household
@@ -421,6 +422,8 @@ async def test_the_saboteur_fails_exactly_the_sabotaged_cases(cases: list[Case],
     # The scoring is under test here: grounding would refuse a sabotaged amount or an extra write
     # with an amount nobody wrote before the harness ever scored it (tests/unit/tools/test_grounding.py).
     monkeypatch.setattr(chat_module, "ground", lambda grounded, intent, arguments, said, *, writes: Grounded(arguments))
+    # Nor may the tools put the expense the message names in place of a sabotaged one.
+    monkeypatch.setattr(budget_tools_module._BudgetWriteTool, "as_named", WriteTool.as_named)
     sabotage = choose_sabotage(cases)
     assert set(sabotage.values()) == set(SABOTAGES)
     assert len(sabotage) >= 40

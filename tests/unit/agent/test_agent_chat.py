@@ -83,7 +83,7 @@ async def test_a_tool_error_goes_back_to_the_model_as_the_tool_result_and_never_
     chat = AgentChat.create(model, budget_tools(repo))
     saves_before = repo.saves
 
-    reply = await chat.send("gastei 200 no mercado", sender="Ana")
+    reply = await chat.send("gastei 200 na academia", sender="Ana")  # an expense the household lacks
 
     assert reply.text == "Não consegui; pode repetir?"
     [failed] = reply.tool_calls

@@ -5,6 +5,7 @@ question read as a write. Through AgentChat, as a model's calls arrive."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -262,13 +263,15 @@ def test_a_deadline_comes_from_the_day_the_member_wrote(text: str, model_said: s
     ("gastei 630 na escola em 3x no C6", "C6 Carbon", 3, "C6 Carbon", 3),  # a short name with a digit
     ("gastei 630 na escola em 3x", "C6 Carbon", 3, None, 3),  # no card: the tool asks which
     ("tênis 300 no nubank em 5 vezes", "nubank", 2, "nubank", 5),
+    ("o Pedro acordou 3x de madrugada. táxi 92", None, 3, None, None),  # no card, no parcelas
 ])
-def test_a_card_or_parcelas_nobody_wrote_are_none(text: str, model_card: str, model_installments: int | None,
+def test_a_card_or_parcelas_nobody_wrote_are_none(text: str, model_card: str | None, model_installments: int | None,
                                                   card: str | None, installments: int | None) -> None:
     arguments = {"card": model_card, "installments": model_installments}
 
     grounded = ground(grounds(card=Ground.CARD, installments=Ground.INSTALLMENTS), None, arguments,
-                      Said.of(text, date(2026, 6, 15), "BRL"), writes=True)
+                      Said.of(text, date(2026, 6, 15), "BRL", known_as=(model_card,) if model_card else ()),
+                      writes=True)
 
     assert (grounded.arguments["card"], grounded.arguments["installments"]) == (card, installments)
 
@@ -280,6 +283,20 @@ def test_a_card_or_parcelas_nobody_wrote_are_none(text: str, model_card: str, mo
 ])
 def test_a_card_named_by_its_alias_is_named(text: str, model_card: str, card: str | None) -> None:
     said = Said.of(text, date(2026, 6, 15), "BRL", known_as=("Nubank", "roxinho"))  # as the tool finds it
+
+    grounded = ground(grounds(card=Ground.CARD), None, {"card": model_card}, said, writes=True)
+
+    assert grounded.arguments["card"] == card
+
+
+@pytest.mark.parametrize(("text", "model_card", "card"), [
+    ("paguei a Vivo Fibra hj, 119,99", "Vivo Fibra", None),  # the internet's company, no card
+    ("gasolina 180 no Shell da esquina", "Shell da esquina", None),
+    ("180 no cartão Inter", "Inter", "Inter"),  # a card said: the tool names the household's
+])
+def test_a_name_no_card_of_the_household_has_is_a_card_only_beside_a_cards_words(text: str, model_card: str,
+                                                                                card: str | None) -> None:
+    said = Said.of(text, date(2026, 6, 15), "BRL")  # known_as empty: the tool found no such card
 
     grounded = ground(grounds(card=Ground.CARD), None, {"card": model_card}, said, writes=True)
 
@@ -500,17 +517,92 @@ async def test_a_change_word_in_a_sentence_that_only_chats_is_no_change_of_an_ex
 async def test_a_refused_amount_is_told_the_amounts_the_message_writes_so_the_model_can_take_one() -> None:
     agent, _ = await chat(spend({"amount": 1500}), spend({"amount": 74}, operationId="op-2"), say("ok"))
 
-    reply = await agent.send("acho que gastei 74 no mercado", sender="Ana")
+    reply = await agent.send("acho que gastei 74 no mercado, fora os 12 do uber", sender="Ana")
 
-    assert "a mensagem escreve 74" in (reply.tool_calls[0].error or "")
+    assert "a mensagem escreve 74, 12" in (reply.tool_calls[0].error or "")
     assert [r.preview["delta"]["amount"] for r in reply.receipts] == [74]  # a preview still: nothing written
 
 
-async def test_an_expense_nobody_named_is_refused_naming_the_one_the_message_cites() -> None:
+@pytest.mark.parametrize(("text", "model_amount", "amount"), [
+    ("acho que gastei 74 no mercado", 1000, 74),  # the prompt's example, copied
+    ("passei no mercado e deu cento e doze reais e cinquenta centavos", "121.5", Decimal("112.50")),  # misread
+])
+async def test_a_spend_amount_nobody_wrote_is_the_one_amount_the_message_writes(text: str, model_amount: Any,
+                                                                               amount: Decimal) -> None:
+    agent, _ = await chat(spend({"amount": model_amount}), say("Confirma?"))
+
+    reply = await agent.send(text, sender="Ana")
+
+    assert [r.preview["delta"]["amount"] for r in reply.receipts] == [amount]
+
+
+async def test_a_spend_amount_nobody_wrote_is_asked_about_when_the_message_only_guesses_one() -> None:
+    agent, _ = await chat(spend({"amount": 1000}), say("Quanto foi?"))
+
+    reply = await agent.send("gastei uns 80 no mercado", sender="Ana")
+
+    assert reply.receipts == [] and reply.text == "Quanto foi?"
+
+
+async def test_a_spend_the_model_put_on_an_expense_nobody_named_goes_to_the_one_the_message_names() -> None:
     agent, _ = await chat(call("recordSpend", {"expense": "Aluguel", "amount": {"amount": 74}, "operationId": "op-1"}),
-                          say("Em qual despesa?"))
+                          say("Confirma?"))
 
     reply = await agent.send("acho que gastei 74 no mercado", sender="Ana")
 
+    assert [r.preview["expense"] for r in reply.receipts] == ["Mercado"]
+    assert reply.tool_calls[0].received["expense"] == "Mercado"
+
+
+async def test_a_spend_on_an_expense_the_household_does_not_have_goes_to_the_one_the_message_names() -> None:
+    agent, _ = await chat(call("recordSpend", {"expense": "Supermercado/Feira", "amount": {"amount": 74},
+                                               "operationId": "op-1"}), say("Confirma?"))
+
+    reply = await agent.send("74 no mercado", sender="Ana")
+
+    assert [r.preview["expense"] for r in reply.receipts] == ["Mercado"]
+
+
+async def test_a_change_the_model_put_on_an_expense_nobody_named_goes_to_the_one_the_message_names() -> None:
+    adjust = call("adjustExpense", {"expense": "Aluguel", "newExpected": {"amount": 1600}, "operationId": "op-4"})
+    agent, _ = await chat(adjust, say("Confirma?"))
+
+    reply = await agent.send("o mercado subiu pra 1.600", sender="Ana")
+
+    assert [r.preview["expense"] for r in reply.receipts] == ["Mercado"]
+
+
+async def test_an_expense_nobody_named_is_refused_naming_the_ones_a_message_of_several_cites() -> None:
+    agent, _ = await chat(call("recordSpend", {"expense": "Aluguel", "amount": {"amount": 74}, "operationId": "op-1"}),
+                          say("Em qual despesa?"))
+
+    reply = await agent.send("acho que gastei 74 no mercado, fui de uber", sender="Ana")
+
     assert reply.receipts == []
-    assert "A mensagem cita: Mercado." in (reply.tool_calls[0].error or "")
+    assert "A mensagem cita: Mercado, Uber." in (reply.tool_calls[0].error or "")
+
+
+@pytest.mark.parametrize("payer", ["o Marcos pagou", "card", "o posto só aceitava crédito hoje"])
+async def test_a_payer_who_is_no_member_and_no_name_the_message_writes_is_the_member_speaking(payer: str) -> None:
+    agent, _ = await chat(spend({"amount": 74}, paidBy=payer), say("Confirma?"))
+
+    reply = await agent.send("gastei 74 no mercado, o posto só aceitava crédito hoje", sender="Bruno")
+
+    assert [r.preview["paidBy"] for r in reply.receipts] == ["Bruno"]
+
+
+async def test_a_payer_the_message_names_who_is_no_member_is_refused_naming_the_members() -> None:
+    agent, _ = await chat(spend({"amount": 74}, paidBy="Dona Cida"), say("Quem é a Dona Cida?"))
+
+    reply = await agent.send("a Dona Cida pagou o mercado, 74", sender="Bruno")
+
+    assert reply.receipts == [] and "Ana" in (reply.tool_calls[0].error or "")
+
+
+async def test_a_new_expense_is_not_put_on_the_one_the_message_names() -> None:
+    register = call("registerExpense", {"name": "Seguro do mercado", "expected": {"amount": 89}, "operationId": "op-9"})
+    agent, _ = await chat(register, say("Confirma?"))
+
+    reply = await agent.send("cria a despesa Seguro do mercado, 89 por mês", sender="Ana")
+
+    assert [r.preview["name"] for r in reply.receipts] == ["Seguro do mercado"]
