@@ -450,6 +450,8 @@ class AgentChat:
                 call.result = await tool.invoke(parsed)
         except DomainError as error:
             call.error = str(error) + _way_out(call.name, error, call.args)
+            if isinstance(tool, WriteTool) and words is not None and not isinstance(error, DuplicateName):
+                call.error += await tool.instead(words)  # DuplicateName names the expense already
         return call
 
     async def _last_preview(self, history: Sequence[Message]) -> str | None:

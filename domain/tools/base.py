@@ -439,6 +439,11 @@ class WriteTool(Tool[W]):
         something nobody wrote and the message names one thing only; as they are otherwise."""
         return arguments
 
+    async def instead(self, said: Said) -> str:
+        """What the model may do instead of a proposal of this tool that was refused, told after
+        the refusal where the message shows it ("" when it does not)."""
+        return ""
+
     async def unnamed(self, args: W, said: Said) -> DomainError | None:
         """Why the members' words do not name what this proposal is about (an expense, a goal),
         so the model asks which instead; None when they do, or the tool names nothing."""

@@ -181,6 +181,14 @@ def _typo_of(name: str, known: tuple[str, ...]) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
+def _the_one_named(budget: Budget, said: Said) -> RecurringExpense | None:
+    """The one expense this message names (`named_in`: a name of several words whole), or names
+    by what it is for ("abasteci"); None when it names none, or several."""
+    message = words(said.text)
+    cited = [e for e in budget.active_expenses() if named_in(message, _names_of(e))]
+    return cited[0] if len(cited) == 1 else None
+
+
 def _names_of(expense: RecurringExpense) -> tuple[str, ...]:
     """Every way a member names `expense`: its name, its aliases, and the verbs that say what it is
     for ("abasteci 200": the fuel)."""
@@ -239,9 +247,8 @@ class _BudgetWriteTool(WriteTool[Any]):
             else:
                 if said.names_any(_names_of(found)):
                     return arguments
-        message = words(said.text)
-        cited = [e for e in budget.active_expenses() if named_in(message, (e.name, *e.aliases))]
-        return {**arguments, "expense": cited[0].name} if len(cited) == 1 else arguments
+        cited = _the_one_named(budget, said)
+        return {**arguments, "expense": cited.name} if cited is not None else arguments
 
     def _without_stray_payer(self, arguments: dict[str, Any], said: Said) -> dict[str, Any]:
         payer = arguments.get("paidBy")
@@ -435,6 +442,14 @@ class RegisterExpenseTool(_BudgetWriteTool):
             "name": name, "expected": expected, "operation_id": operation_id, "category": category,
             "billing_day": billing_day, "payment_method": payment_method, "aliases": aliases,
             "confirm": confirm}))
+
+    async def instead(self, said: Said) -> str:
+        """A new expense refused where the message names one the household has ("gastei 60 na
+        fiera", "abasteci o carro, deu duzentos"): most often a spend on it."""
+        named = _the_one_named(await self.budget_repo.load(self.budget_id, periods=()), said)
+        if named is None:
+            return ""
+        return f' A mensagem cita a despesa {named.name}: um gasto nela é recordSpend com expense="{named.name}".'
 
     async def _stage(self, args: RegisterExpenseArgs) -> Staged:
         budget = await self.budget_repo.load(self.budget_id, periods=())

@@ -606,3 +606,13 @@ async def test_a_new_expense_is_not_put_on_the_one_the_message_names() -> None:
     reply = await agent.send("cria a despesa Seguro do mercado, 89 por mês", sender="Ana")
 
     assert [r.preview["name"] for r in reply.receipts] == ["Seguro do mercado"]
+
+
+async def test_a_new_expense_for_a_spend_is_refused_naming_the_expense_the_message_names() -> None:
+    register = call("registerExpense", {"name": "Feira", "expected": {"amount": 60}, "operationId": "op-9"})
+    agent, _ = await chat(register, say("Em qual despesa?"))
+
+    reply = await agent.send("gastei 60 no mecado", sender="Ana")
+
+    assert reply.receipts == []
+    assert 'um gasto nela é recordSpend com expense="Mercado"' in (reply.tool_calls[0].error or "")
