@@ -19,6 +19,7 @@ from domain.text import fold
 
 MIN_PLURAL: Final = 5  # letters of the shortest word whose final s is a plural's
 MIN_TYPO: Final = 6  # letters of the shortest word of a name known through a typo
+MIN_WORD: Final = 4  # letters of the shortest word of a longer name that names it alone ("Fort")
 MIN_NEAR: Final = 5  # letters of the shortest word a mention may misspell ("fiera"; "caso" is no "casa")
 # Letters of the shortest word a mention may misspell twice ("supermecrado"); a shorter one once:
 # a letter left out, added, changed, or two swapped ("acdemia", "fiera"), never "cadeira" for "academia".
@@ -104,9 +105,12 @@ def _holds(message: Sequence[str], phrase: Sequence[str]) -> bool:
 
 
 def _near(message: Sequence[str], word: str) -> bool:
-    """Whether the message writes `word` a letter or two off (two in a long word)."""
-    if len(word) < MIN_NEAR or word.isdigit():
+    """Whether the message writes `word` (of four letters or more: the "Fort" of "Fort Atacadista"),
+    or a letter or two off (five letters or more; two in a long word)."""
+    if len(word) < MIN_WORD or word.isdigit():
         return False
+    if len(word) < MIN_NEAR:
+        return word in message
     slips = 1 if len(word) < MIN_TWO_SLIPS else 2
     return any(len(said) >= MIN_NEAR and OSA.distance(said, word, score_cutoff=slips) <= slips for said in message)
 

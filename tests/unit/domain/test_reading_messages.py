@@ -147,6 +147,7 @@ def test_a_verb_that_tells_a_spend_is_no_name_written_loosely() -> None:
 
 @pytest.mark.parametrize(("text", "name"), [
     ("paguei 45 na acdemia", "Academia"), ("gastei 60 na fiera", "feira"), ("80 no supermecrado", "supermercado"),
+    ("compra do mês no Fort, 1.050,00", "Fort Atacadista"),  # a word of four letters, whole
 ])
 def test_a_name_a_letter_or_two_off_is_mentioned(text: str, name: str) -> None:
     from domain.reading.names import mentioned_in, words
