@@ -46,6 +46,7 @@ from domain.tools.base import (
 from domain.tools.grounding import Ground, Intent, NotNamed, Said, grounds
 
 _CITED: Final = 3  # expenses a refusal names as the ones the message cites, at most
+_A_NEW_EXPENSES: Final = frozenset({"aliases", "category", "billingDay", "billing_day", "paymentMethod", "payment_method"})
 _PAYER_WORDS: Final = 2  # words of a name the message writes ("Dona Cida"), not a clause the model copied
 
 
@@ -321,7 +322,9 @@ class RecordSpendTool(_BudgetWriteTool):
     intent = Intent.SPEND
 
     def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:
-        arguments = with_month(self, arguments)
+        # A new expense's fields, carried over from the registerExpense call the tools turned
+        # down ("A despesa Pet já existe: … recordSpend"): a spend has no use for them.
+        arguments = {key: value for key, value in with_month(self, arguments).items() if key not in _A_NEW_EXPENSES}
         if not missing(arguments, "card") and missing(arguments, "date"):
             # The purchase's day decides its fatura: the day the member wrote it, unless they said
             # another. Kept in the arguments, so a confirmation tomorrow writes the same fatura.

@@ -616,3 +616,12 @@ async def test_a_new_expense_for_a_spend_is_refused_naming_the_expense_the_messa
 
     assert reply.receipts == []
     assert 'um gasto nela é recordSpend com expense="Mercado"' in (reply.tool_calls[0].error or "")
+
+
+async def test_a_spend_with_a_new_expenses_fields_carried_over_is_a_spend() -> None:
+    agent, _ = await chat(spend({"amount": 74}, aliases=["feira"], category="Alimentação", paymentMethod="Nubank"),
+                          say("Confirma?"))
+
+    reply = await agent.send("gastei 74 no mercado", sender="Ana")
+
+    assert [r.preview["expense"] for r in reply.receipts] == ["Mercado"]
