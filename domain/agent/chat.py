@@ -212,9 +212,11 @@ class AgentChat:
                             MAX_TOOL_CALLS_PER_ANSWER)
                 answer["tool_calls"] = answer["tool_calls"][:MAX_TOOL_CALLS_PER_ANSWER]
             echoed = echoes(answer, [*history, *new])
-            if echoed and not (ran_tools or retried or attachments) and may_correct(text):
+            if echoed and not (ran_tools or retried or attachments) and (may_correct(text) or not asks(text)):
                 # A correction the model answered by repeating the history ("(Prévia enviada…)"):
                 # asked once more with the preview it corrects told in a line, and no history to copy.
+                # Not only one that opens as a correction: "metrô é 5,20 kkk, não 50", "amor isso é
+                # a Copasa"; a question is not one.
                 told = await self._last_preview(history)
                 if told is not None:
                     retried = True

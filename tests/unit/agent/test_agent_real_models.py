@@ -255,7 +255,20 @@ async def test_a_correction_of_two_paragraphs_is_asked_again_with_the_line_befor
     assert said == "[Ana] não, era 40\n\nesqueci o desconto"
 
 
-async def test_a_message_that_corrects_nothing_is_not_asked_again_when_the_model_echoes() -> None:
+@pytest.mark.parametrize("text", ["o mercado é 40 kkk, não 50", "amor o mercado deu 40, 50 é o da luz"])
+async def test_a_correction_that_does_not_open_as_one_is_asked_again_when_the_model_echoes(text: str) -> None:
+    _, tools, _ = await world()
+    model = ScriptedModel(call("recordSpend", spend("50")), say(PREVIEWS_SENT),
+                          call("recordSpend", spend("40", operation_id="op-2")))
+    chat = AgentChat.create(model, tools)
+    await chat.send("gastei 50 no mercado", sender="Ana")
+
+    reply = await chat.send(text, sender="Ana")
+
+    assert reply.failure is None and [r.preview["newActual"]["amount"] for r in reply.receipts] == [Decimal("40")]
+
+
+async def test_a_question_is_not_asked_again_when_the_model_echoes() -> None:
     _, tools, _ = await world()
     model = ScriptedModel(call("recordSpend", spend("50")), say(PREVIEWS_SENT))
     chat = AgentChat.create(model, tools)
