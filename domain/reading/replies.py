@@ -192,7 +192,12 @@ _GREETINGS: Final = frozenset({"oi", "ola", "opa", "ei", "eai", "ae", "alo", "di
 
 
 def _calls_the_group(words: Sequence[str], index: int) -> bool:
-    return index == 0 or words[index - 1] in _GREETINGS or (index >= 2 and tuple(words[index - 2:index]) == ("e", "ai"))
+    """"pessoal" as people: calling the group, or after an article ("pro pessoal do futebol")."""
+    return (index == 0 or words[index - 1] in _GREETINGS or words[index - 1] in _BEFORE_PEOPLE
+            or (index >= 2 and tuple(words[index - 2:index]) == ("e", "ai")))
+
+
+_BEFORE_PEOPLE: Final = frozenset({"o", "pro", "pra", "do", "da", "no", "com", "ao", "todo"})
 
 
 def tells_late(words: Sequence[str]) -> bool:

@@ -318,7 +318,7 @@ class RecordSpendTool(_BudgetWriteTool):
     )
     args_model = RecordSpendArgs
     grounded = grounds(amount=Ground.PAID, period=Ground.MONTH, card=Ground.CARD,
-                       installments=Ground.INSTALLMENTS)
+                       installments=Ground.INSTALLMENTS, shared=Ground.SHARED)
     intent = Intent.SPEND
 
     def prepare(self, arguments: dict[str, Any]) -> dict[str, Any]:

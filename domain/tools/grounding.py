@@ -37,7 +37,7 @@ from domain.money import Period
 from domain.reading.amounts import read_amount
 from domain.reading.message import Scan, When, deadline, scan
 from domain.reading.names import loosely_written_in
-from domain.reading.replies import corrects
+from domain.reading.replies import corrects, kept_out
 from domain.reading.small_talk import chatting
 from domain.text import fold, words_of
 
@@ -51,6 +51,7 @@ class Ground(StrEnum):
     DEADLINE = "deadline"  # a day ahead the member wrote ("até 31/12", "até 01/07/2027"); else the model's
     CARD = "card"        # a card the member named ("no Nubank") or said ("no cartão"); else none
     INSTALLMENTS = "installments"  # parcelas the member wrote ("em 3x", "10 vezes"); else none
+    SHARED = "shared"    # out of the couple's split only when the member says so ("só meu", "não divide")
 
 
 class Intent(StrEnum):
@@ -244,6 +245,8 @@ def _grounded(grounded: Mapping[str, Ground], arguments: dict[str, Any], said: S
             grounded_arguments[key] = _day(arguments.get(key), said, money_at)
         elif kind is Ground.DEADLINE:
             grounded_arguments[key] = _deadline(arguments.get(key), said)
+        elif kind is Ground.SHARED:
+            grounded_arguments[key] = not any(kept_out(said.scanned(index).words) for index in _where_time_is(money_at))
         elif kind is Ground.CARD and _given(arguments, key):
             grounded_arguments[key] = _card(arguments[key], said, money_at)
         elif kind is Ground.INSTALLMENTS and _given(arguments, key):

@@ -625,3 +625,16 @@ async def test_a_spend_with_a_new_expenses_fields_carried_over_is_a_spend() -> N
     reply = await agent.send("gastei 74 no mercado", sender="Ana")
 
     assert [r.preview["expense"] for r in reply.receipts] == ["Mercado"]
+
+
+@pytest.mark.parametrize(("text", "model_shared", "shared"), [
+    ("o passe é 40 mas é só meu, não divide", True, False),  # the member keeps it out: out
+    ("paguei a luz, 210", False, True),  # nobody said so: the couple's, as every spend
+    ("pedi um delivery pro pessoal do futebol, 156,40", False, True),  # "pessoal" as people
+    ("farmácia 30, é pessoal", True, False),
+])
+def test_a_spend_is_out_of_the_split_only_when_the_member_says_so(text: str, model_shared: bool, shared: bool) -> None:
+    grounded = ground(grounds(shared=Ground.SHARED), None, {"shared": model_shared},
+                      Said.of(text, date(2026, 6, 15), "BRL"), writes=True)
+
+    assert grounded.arguments["shared"] is shared
